@@ -1,0 +1,3 @@
+//! The `tabla` command-line tool.
+
+fn main() {}

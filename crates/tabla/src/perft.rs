@@ -1,0 +1,67 @@
+//! perft: counting the leaves of the legal move tree, the standard test of a move generator.
+
+use crate::{Move, Position};
+
+impl Position {
+    /// The number of leaf positions `depth` plies deep. Every leaf is reached by playing its move
+    /// and taking it back, so make/unmake is exercised at every node.
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// assert_eq!(Position::startpos().perft(3), 8_902);
+    /// ```
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        let mut nodes = 0;
+        for &mv in &moves {
+            self.play(mv);
+            nodes += self.perft(depth - 1);
+            self.undo();
+        }
+        nodes
+    }
+
+    /// The same count with bulk counting: at depth 1 the legal moves are counted, not played.
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// assert_eq!(Position::startpos().perft_bulk(4), 197_281);
+    /// ```
+    pub fn perft_bulk(&mut self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.legal_moves().len() as u64,
+            _ => {
+                let moves = self.legal_moves();
+                let mut nodes = 0;
+                for &mv in &moves {
+                    self.play(mv);
+                    nodes += self.perft_bulk(depth - 1);
+                    self.undo();
+                }
+                nodes
+            }
+        }
+    }
+
+    /// perft split by the first move: each legal move with its subtree's count.
+    pub fn divide(&mut self, depth: u32, bulk: bool) -> Vec<(Move, u64)> {
+        let moves = self.legal_moves();
+        moves
+            .iter()
+            .map(|&mv| {
+                self.play(mv);
+                let n = match (depth, bulk) {
+                    (0, _) => 1,
+                    (d, true) => self.perft_bulk(d - 1),
+                    (d, false) => self.perft(d - 1),
+                };
+                self.undo();
+                (mv, n)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,496 @@
+//! The position: the 0x88 board and the state around it, make and unmake, attack queries.
+
+use crate::attacks;
+use crate::zobrist;
+use crate::{
+    Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Role, Square,
+};
+
+/// What [`Position::undo`] needs to restore besides the move itself.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Undo {
+    mv: Move,
+    castling: CastlingRights,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    key: u64,
+}
+
+/// A legal chess position with its history of moves played on it.
+///
+/// The 0x88 [`Board`] is the source of truth for the placement; bitboards by colour and role, the
+/// king squares and the Zobrist key are kept beside it and updated incrementally by
+/// [`Position::play`] and [`Position::undo`]. A `Position` can only be built through validation
+/// ([`Position::from_fen`], [`Position::from_setup`]), so move generation never sees an illegal
+/// setup.
+///
+/// ```
+/// use tabla::Position;
+/// let mut pos = Position::startpos();
+/// let e4 = pos.parse_san("e4").unwrap();
+/// pos.play(e4);
+/// assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+/// pos.undo();
+/// assert_eq!(pos, Position::startpos());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Position {
+    board: Board,
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; 6],
+    kings: [Square; 2],
+    turn: Color,
+    castling: CastlingRights,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    key: u64,
+    history: Vec<Undo>,
+}
+
+/// Positions are equal when placement, side to move, castling rights, the recorded en-passant
+/// square and both clocks are equal; the history does not count.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+    }
+}
+
+impl Eq for Position {}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        let board = Board::standard();
+        Position::from_parts(board, Color::White, CastlingRights::STANDARD, None, 0, 1)
+    }
+
+    /// Builds a position from parts that validation has already accepted.
+    pub(crate) fn from_parts(
+        board: Board,
+        turn: Color,
+        castling: CastlingRights,
+        ep_square: Option<Square>,
+        halfmoves: u32,
+        fullmoves: u32,
+    ) -> Position {
+        let mut pos = Position {
+            board: Board::empty(),
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; 6],
+            kings: [Square::E1, Square::E8],
+            turn,
+            castling,
+            ep_square,
+            halfmoves,
+            fullmoves,
+            key: 0,
+            history: Vec::new(),
+        };
+        for (sq, piece) in board.pieces() {
+            pos.put(sq, piece);
+        }
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    #[inline]
+    fn put(&mut self, sq: Square, piece: Piece) {
+        self.board.set(sq, Some(piece));
+        let bb = Bitboard::from_square(sq);
+        self.by_color[piece.color.index()] |= bb;
+        self.by_role[piece.role.index()] |= bb;
+        if piece.role == Role::King {
+            self.kings[piece.color.index()] = sq;
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, sq: Square, piece: Piece) {
+        self.board.set(sq, None);
+        let bb = Bitboard::from_square(sq);
+        self.by_color[piece.color.index()] ^= bb;
+        self.by_role[piece.role.index()] ^= bb;
+    }
+
+    // ---- Accessors -------------------------------------------------------------------------
+
+    /// The 0x88 board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board.piece_at(sq)
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The castling rights.
+    #[inline]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en-passant square as recorded: set after every double pawn push, whether or not a
+    /// capture is possible (see [`Position::legal_ep_square`]).
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// The en-passant square only when an en-passant capture is legal.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        self.legal_moves()
+            .iter()
+            .any(|m| m.is_en_passant())
+            .then_some(ep)
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The full-move number, starting at 1 and incremented after Black's move.
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The square of `color`'s king.
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        self.kings[color.index()]
+    }
+
+    /// Squares occupied by `color`.
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares occupied by pieces of `role`, either colour.
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// Squares occupied by `color`'s pieces of `role`.
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The Polyglot-compatible Zobrist key, kept incrementally.
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.key
+    }
+
+    /// The moves played on this position since it was set up, oldest first.
+    pub fn moves_played(&self) -> impl DoubleEndedIterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
+    // ---- Attacks ---------------------------------------------------------------------------
+
+    /// Pieces of either colour attacking `sq`, with `occupied` as the blockers.
+    #[inline]
+    pub fn attackers_with(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let rq = self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        let bq = self.by_role(Role::Bishop) | self.by_role(Role::Queen);
+        (attacks::rook_attacks(sq, occupied) & rq)
+            | (attacks::bishop_attacks(sq, occupied) & bq)
+            | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(Color::White, sq) & self.pieces(Color::Black, Role::Pawn))
+            | (attacks::pawn_attacks(Color::Black, sq) & self.pieces(Color::White, Role::Pawn))
+    }
+
+    /// Pieces of `by` attacking `sq`.
+    #[inline]
+    pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
+        self.attackers_with(sq, self.occupied()) & self.by_color(by)
+    }
+
+    /// `true` when a piece of `by` attacks `sq` (whatever stands there).
+    ///
+    /// ```
+    /// use tabla::{Color, Position, Square};
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_attacked(Square::F3, Color::White));
+    /// assert!(!pos.is_attacked(Square::E4, Color::White));
+    /// ```
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers(sq, by).any()
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers(self.king(self.turn), !self.turn)
+    }
+
+    /// `true` when the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    // ---- Zobrist ---------------------------------------------------------------------------
+
+    /// The en-passant part of the Polyglot key: only when a pawn of the side to move stands ready.
+    #[inline]
+    fn ep_key(&self) -> u64 {
+        match self.ep_square {
+            Some(ep)
+                if (attacks::pawn_attacks(!self.turn, ep) & self.pieces(self.turn, Role::Pawn))
+                    .any() =>
+            {
+                zobrist::en_passant_key(ep.file())
+            }
+            _ => 0,
+        }
+    }
+
+    /// Computes the Zobrist key from scratch (the incremental one must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for (sq, piece) in self.board.pieces() {
+            key ^= zobrist::piece_key(piece, sq);
+        }
+        key ^= zobrist::castling_flags_key(self.castling.flags(self.kings));
+        key ^= self.ep_key();
+        if self.turn == Color::White {
+            key ^= zobrist::white_to_move_key();
+        }
+        key
+    }
+
+    // ---- Make / unmake ---------------------------------------------------------------------
+
+    /// Plays a legal move (one from [`Position::legal_moves`] or a parser). Playing an illegal
+    /// move leaves the position in an unspecified (but memory-safe) state.
+    pub fn play(&mut self, mv: Move) {
+        let us = self.turn;
+        let them = !us;
+        self.history.push(Undo {
+            mv,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            key: self.key,
+        });
+        let mut key = self.key ^ self.ep_key() ^ zobrist::white_to_move_key();
+        let from = mv.from();
+        let to = mv.to();
+        let role = mv.role();
+
+        if !self.castling.is_empty()
+            && (role == Role::King || self.castling.contains(from) || self.castling.contains(to))
+        {
+            let old = self.castling.flags(self.kings);
+            let mut rights = self.castling.without(from).without(to);
+            if role == Role::King {
+                rights = rights.without_color(us);
+            }
+            self.castling = rights;
+            // Flags depend on rooks only relative to their own king, so the old kings do.
+            key ^= zobrist::castling_flags_key(old ^ rights.flags(self.kings));
+        }
+
+        self.ep_square = None;
+        self.halfmoves += 1;
+        match mv.kind() {
+            MoveKind::Castle => {
+                let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
+                let king = Piece::new(us, Role::King);
+                let rook = Piece::new(us, Role::Rook);
+                let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+                self.remove(from, king);
+                self.remove(to, rook);
+                self.put(king_to, king);
+                self.put(rook_to, rook);
+                key ^= zobrist::piece_key(king, from)
+                    ^ zobrist::piece_key(rook, to)
+                    ^ zobrist::piece_key(king, king_to)
+                    ^ zobrist::piece_key(rook, rook_to);
+            }
+            MoveKind::EnPassant => {
+                let pawn = Piece::new(us, Role::Pawn);
+                let captured = Piece::new(them, Role::Pawn);
+                let cap_sq = Square::from_coords(to.file(), from.rank());
+                self.remove(cap_sq, captured);
+                self.remove(from, pawn);
+                self.put(to, pawn);
+                key ^= zobrist::piece_key(captured, cap_sq)
+                    ^ zobrist::piece_key(pawn, from)
+                    ^ zobrist::piece_key(pawn, to);
+                self.halfmoves = 0;
+            }
+            MoveKind::Normal | MoveKind::DoublePush => {
+                if let Some(cap) = mv.capture() {
+                    let captured = Piece::new(them, cap);
+                    self.remove(to, captured);
+                    key ^= zobrist::piece_key(captured, to);
+                    self.halfmoves = 0;
+                }
+                let moving = Piece::new(us, role);
+                let landing = Piece::new(us, mv.promotion().unwrap_or(role));
+                self.remove(from, moving);
+                self.put(to, landing);
+                key ^= zobrist::piece_key(moving, from) ^ zobrist::piece_key(landing, to);
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                    if mv.kind() == MoveKind::DoublePush {
+                        self.ep_square = Square::new((from as u8 + to as u8) / 2);
+                    }
+                }
+            }
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.key = key ^ self.ep_key();
+    }
+
+    /// Passes the move to the other side (a "null move", `--` in PGN). Not legal in check by the
+    /// rules of chess; callers decide whether to allow it.
+    pub fn play_null(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NULL,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            key: self.key,
+        });
+        let mut key = self.key ^ self.ep_key() ^ zobrist::white_to_move_key();
+        self.ep_square = None;
+        self.halfmoves += 1;
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !self.turn;
+        key ^= self.ep_key();
+        self.key = key;
+    }
+
+    /// Takes back the last move played (or null move); returns it, or `None` when there is none.
+    pub fn undo(&mut self) -> Option<Move> {
+        let undo = self.history.pop()?;
+        let mv = undo.mv;
+        let us = !self.turn;
+        let them = self.turn;
+        self.turn = us;
+        if us == Color::Black {
+            self.fullmoves -= 1;
+        }
+        if !mv.is_null() {
+            let from = mv.from();
+            let to = mv.to();
+            match mv.kind() {
+                MoveKind::Castle => {
+                    let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
+                    let king = Piece::new(us, Role::King);
+                    let rook = Piece::new(us, Role::Rook);
+                    self.remove(side.king_to(us), king);
+                    self.remove(side.rook_to(us), rook);
+                    self.put(from, king);
+                    self.put(to, rook);
+                }
+                MoveKind::EnPassant => {
+                    let pawn = Piece::new(us, Role::Pawn);
+                    self.remove(to, pawn);
+                    self.put(from, pawn);
+                    self.put(
+                        Square::from_coords(to.file(), from.rank()),
+                        Piece::new(them, Role::Pawn),
+                    );
+                }
+                MoveKind::Normal | MoveKind::DoublePush => {
+                    let role = mv.role();
+                    self.remove(to, Piece::new(us, mv.promotion().unwrap_or(role)));
+                    self.put(from, Piece::new(us, role));
+                    if let Some(cap) = mv.capture() {
+                        self.put(to, Piece::new(them, cap));
+                    }
+                }
+            }
+        }
+        self.castling = undo.castling;
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+        Some(mv)
+    }
+
+    /// How many times the current position occurred before in this position's history (same
+    /// placement, side to move, castling and en-passant rights, compared by Zobrist key), looking
+    /// back only as far as the last capture or pawn move.
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        let reach = (self.halfmoves as usize).min(n);
+        (2..=reach)
+            .step_by(2)
+            .filter(|&back| self.history[n - back].key == self.key)
+            .count()
+    }
+}
+
+impl Position {
+    /// A field-by-field copy, history included (the history is cleared by the caller if needed).
+    pub(crate) fn from_parts_unchecked(other: &Position) -> Position {
+        Position {
+            board: other.board.clone(),
+            by_color: other.by_color,
+            by_role: other.by_role,
+            kings: other.kings,
+            turn: other.turn,
+            castling: other.castling,
+            ep_square: other.ep_square,
+            halfmoves: other.halfmoves,
+            fullmoves: other.fullmoves,
+            key: other.key,
+            history: Vec::new(),
+        }
+    }
+
+    /// Forgets the moves played (they can no longer be undone or counted for repetition).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+}
