@@ -15,7 +15,7 @@ fn after(sans: &[&str]) -> Position {
     p
 }
 
-/// The legal move from `from` to `to` (the one promoting to `promotion`, if given).
+/// The legal move written `uci` in UCI form (a test expectation independent of SAN).
 fn find(p: &Position, uci: &str) -> tabla::Move {
     p.parse_uci(uci)
         .unwrap_or_else(|e| panic!("{}: {e}", p.to_fen()))
