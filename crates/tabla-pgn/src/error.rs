@@ -1,0 +1,115 @@
+//! Errors found in a game: what went wrong, in which game, where, at which move, on which token.
+
+use crate::Location;
+use std::fmt;
+use tabla::Color;
+
+/// Why a game (or one of its lines) could not be read further.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    /// The token is not a move in any accepted notation.
+    #[error("not a move (expected SAN such as Nf3, exd5, O-O, e8=Q)")]
+    NotAMove,
+    /// No legal move matches the token.
+    #[error("illegal move in this position")]
+    IllegalMove,
+    /// More than one legal move matches the token.
+    #[error("ambiguous move: it could be {}", candidates.join(" or "))]
+    AmbiguousMove {
+        /// The matching moves, in SAN.
+        candidates: Vec<String>,
+    },
+    /// A null move (`--`, `Z0`) while the side to move is in check.
+    #[error("null move while in check")]
+    NullMoveInCheck,
+    /// The `Variant` tag names a variant tabla does not play; the movetext is skipped.
+    #[error("unsupported variant {variant:?} (tabla reads standard chess and Chess960)")]
+    UnknownVariant {
+        /// The tag's value.
+        variant: String,
+    },
+    /// The `FEN` tag does not give a playable position; the movetext is skipped.
+    #[error("invalid FEN tag: {reason}")]
+    InvalidFen {
+        /// Why, as the FEN parser or validator says.
+        reason: String,
+    },
+    /// A `[` that does not make a tag pair `[Name "value"]` on one line.
+    #[error("malformed tag pair (expected [Name \"value\"] on one line)")]
+    MalformedTag,
+    /// A `{` comment still open at the end of the input.
+    #[error("comment not closed before the end of the input")]
+    UnterminatedComment,
+    /// A `)` with no open variation.
+    #[error("')' closes no variation")]
+    UnmatchedParenthesis,
+    /// A variation still open when the game ended.
+    #[error("variation not closed before the end of the game")]
+    UnclosedVariation,
+    /// A `(` where there is no move for the variation to replace.
+    #[error("variation with no move before it to replace")]
+    VariationWithoutMove,
+    /// A `$` not followed by a number from 0 to 255.
+    #[error("not a NAG (expected $0 to $255)")]
+    InvalidNag,
+    /// A character that starts no token of PGN movetext.
+    #[error("unexpected character")]
+    UnexpectedCharacter,
+    /// A token longer than the reader's buffer limit; it is skipped.
+    #[error("token longer than the reader's limit of {limit} bytes")]
+    TokenTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+}
+
+/// The move at which something happened: the full-move number and the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoveNumber {
+    /// The full-move number.
+    pub number: u32,
+    /// The side to move.
+    pub turn: Color,
+}
+
+impl fmt::Display for MoveNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.turn {
+            Color::White => write!(f, "{}.", self.number),
+            Color::Black => write!(f, "{}...", self.number),
+        }
+    }
+}
+
+/// An error in a game: the game's number in the input, where, the move number when the game had
+/// started moving, the token and the reason.
+///
+/// Displays as `game 3, 45:12, move 17...: "Nxe5": illegal move in this position`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    /// The game's number among the games read (from 1).
+    pub game: u64,
+    /// Where the offending token starts.
+    pub location: Location,
+    /// The move the token stood for, when the game was being replayed.
+    pub move_number: Option<MoveNumber>,
+    /// The token as written (decoded as text).
+    pub token: String,
+    /// Why.
+    pub kind: ErrorKind,
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}, {}", self.game, self.location)?;
+        if let Some(n) = self.move_number {
+            write!(f, ", move {n}")?;
+        }
+        if !self.token.is_empty() {
+            write!(f, ": {:?}", self.token)?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for PgnError {}

@@ -1,0 +1,116 @@
+//! The game tree: tags, the start position, and lines of nodes, each node a move with its
+//! notations, annotations, variations and the position after it.
+
+use crate::{Comment, Location, Nag, Outcome, PgnError};
+use tabla::{Move, Position, long_without_suffix};
+
+/// A game read from PGN.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    /// The game's number among the games read (from 1).
+    pub number: u64,
+    /// Where the game starts in the input.
+    pub location: Location,
+    /// The tag pairs in the order written (names and values decoded).
+    pub tags: Vec<(String, String)>,
+    /// The start position; `None` when the tags give none that can be played (see `errors`).
+    pub start: Option<Position>,
+    /// The moves played from the start position, with their variations.
+    pub moves: Line,
+    /// The termination marker of the movetext, when there was one.
+    pub outcome: Option<Outcome>,
+    /// What went wrong while reading: each error ended its line (or only its token, for syntax
+    /// errors), never the game.
+    pub errors: Vec<PgnError>,
+}
+
+/// A sequence of moves: the mainline, or a variation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Line {
+    /// The moves.
+    pub nodes: Vec<Node>,
+    /// Comments at the end of the line that follow no move directly (after a variation, or in
+    /// a line without moves).
+    pub comments: Vec<Comment>,
+}
+
+/// A move in a line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// The move ([`Move::NULL`] for a null move).
+    pub mv: Move,
+    /// The move as written in the input.
+    pub san_written: String,
+    /// The canonical SAN, with `+` or `#` (`--` for a null move).
+    pub san: String,
+    /// Comments before the move (at the start of a line, or after a variation).
+    pub comments_before: Vec<Comment>,
+    /// NAGs written before the move (a variation may open with one).
+    pub nags_before: Vec<Nag>,
+    /// NAGs and suffix glyphs after the move.
+    pub nags: Vec<Nag>,
+    /// Comments after the move.
+    pub comments_after: Vec<Comment>,
+    /// Variations: alternatives to this move, each from the position before it.
+    pub variations: Vec<Line>,
+    /// The position after the move.
+    pub position: Position,
+}
+
+impl Node {
+    /// The long algebraic form (`Ng1-f3`, `e7-e8=Q+`, `O-O`), or `--` for a null move.
+    pub fn long(&self) -> String {
+        if self.mv.is_null() {
+            return "--".to_owned();
+        }
+        let mut s = long_without_suffix(self.mv);
+        s.push_str(self.position.check_suffix());
+        s
+    }
+
+    /// The move in UCI (`g1f3`, `e7e8q`), or `0000` for a null move.
+    pub fn uci(&self) -> String {
+        if self.mv.is_null() {
+            return "0000".to_owned();
+        }
+        self.position.uci(self.mv)
+    }
+
+    /// The FEN of the position after the move.
+    pub fn fen(&self) -> String {
+        self.position.to_fen()
+    }
+}
+
+impl Game {
+    /// The value of the first tag called `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The mainline's nodes.
+    pub fn mainline(&self) -> impl DoubleEndedIterator<Item = &Node> + ExactSizeIterator {
+        self.moves.nodes.iter()
+    }
+
+    /// The position after the last mainline move (the start position when there is none);
+    /// `None` when the game has no start position.
+    pub fn final_position(&self) -> Option<&Position> {
+        self.moves
+            .nodes
+            .last()
+            .map(|n| &n.position)
+            .or(self.start.as_ref())
+    }
+
+    /// The result: the movetext's termination marker, else the `Result` tag, else `*`.
+    pub fn result(&self) -> &str {
+        match self.outcome {
+            Some(o) => o.as_str(),
+            None => self.tag("Result").unwrap_or("*"),
+        }
+    }
+}
