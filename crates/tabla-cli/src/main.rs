@@ -1,3 +1,161 @@
-//! The `tabla` command-line tool.
+//! The `tabla` command-line tool: argument parsing and output formatting over the `tabla` crates.
+//!
+//! Exit status: 0 when all went well, 1 when a perft count disagreed with the expected one, 2 for
+//! bad input or usage (clap uses 2 for usage errors too).
 
-fn main() {}
+mod fen_report;
+mod perft_run;
+mod position_arg;
+mod suite;
+
+use clap::{Args, Parser, Subcommand};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// tabla, a chess toolkit: inspect positions and count move trees (perft).
+#[derive(Parser, Debug)]
+#[command(name = "tabla", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate a position and show it: canonical FEN, diagram, status and legal moves.
+    Fen(FenArgs),
+    /// Count the leaves of the legal move tree (perft), for one position or a whole suite.
+    Perft(PerftArgs),
+}
+
+#[derive(Args, Debug)]
+struct FenArgs {
+    /// The position: a FEN (quoted, or as separate words) or `startpos`.
+    #[arg(value_name = "FEN", required = true, num_args = 1..)]
+    fen: Vec<String>,
+    /// Accept setups that cannot arise in a game but can still be played (impossible checks,
+    /// more material than promotions allow).
+    #[arg(long)]
+    lenient: bool,
+}
+
+#[derive(Args, Debug)]
+struct PerftArgs {
+    /// The position: `startpos` or a FEN (quoted).
+    #[arg(
+        value_name = "FEN|startpos",
+        required_unless_present = "epd",
+        conflicts_with = "epd"
+    )]
+    position: Option<String>,
+    /// How many plies deep to count.
+    #[arg(
+        value_name = "DEPTH",
+        required_unless_present = "epd",
+        conflicts_with = "epd"
+    )]
+    depth: Option<u32>,
+    /// Print the count below each legal move (`<uci>: <n>`) before the total.
+    #[arg(long, conflicts_with = "epd")]
+    divide: bool,
+    /// Count the moves at the last ply instead of playing them (faster).
+    #[arg(long)]
+    bulk: bool,
+    /// Run a perft suite file (`FEN ;D1 n ;D2 n ...` lines, or `id`/`epd`/`perft d n` blocks).
+    #[arg(long, value_name = "FILE")]
+    epd: Option<PathBuf>,
+    /// With --epd: check the counts only up to this depth.
+    #[arg(
+        long = "depth",
+        id = "max_depth",
+        value_name = "D",
+        requires = "epd",
+        // clap excuses a missing `requires` when the required arg conflicts with a present one.
+        conflicts_with_all = ["position", "depth"],
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    max_depth: Option<u32>,
+}
+
+/// How a command that ran to the end turned out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Everything as expected.
+    Success,
+    /// A check failed (a perft count disagreed, or a suite line was malformed).
+    Failure,
+}
+
+fn run(cli: Cli, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Fen(args) => {
+            let validation = if args.lenient {
+                tabla::Validation::Lenient
+            } else {
+                tabla::Validation::Strict
+            };
+            let text = args.fen.join(" ");
+            let pos = position_arg::parse(&text, validation)?;
+            fen_report::write(out, &pos)?;
+            Ok(Outcome::Success)
+        }
+        Command::Perft(args) => match (args.epd, args.position, args.depth) {
+            (Some(path), _, _) => perft_run::suite(out, &path, args.max_depth, args.bulk),
+            (None, Some(position), Some(depth)) => {
+                perft_run::single(out, &position, depth, args.divide, args.bulk)?;
+                Ok(Outcome::Success)
+            }
+            // clap's `required_unless_present` rules this out.
+            _ => anyhow::bail!("perft needs a position and a depth, or --epd FILE"),
+        },
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = run(cli, &mut out).and_then(|outcome| {
+        out.flush()?;
+        Ok(outcome)
+    });
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::Failure) => ExitCode::from(1),
+        // A reader that stops early (`tabla perft ... | head`) is not an error worth a message.
+        Err(err)
+            if err
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn perft_needs_position_and_depth_or_a_suite() {
+        assert!(Cli::try_parse_from(["tabla", "perft", "startpos"]).is_err());
+        assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "3"]).is_ok());
+        assert!(Cli::try_parse_from(["tabla", "perft", "--epd", "x.epd"]).is_ok());
+        assert!(Cli::try_parse_from(["tabla", "perft", "--epd", "x.epd", "--depth", "2"]).is_ok());
+        assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "3", "--depth", "2"]).is_err());
+        assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "3", "--epd", "x"]).is_err());
+        assert!(Cli::try_parse_from(["tabla", "perft", "--epd", "x", "--divide"]).is_err());
+    }
+}
