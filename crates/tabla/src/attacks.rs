@@ -98,7 +98,15 @@ fn relevant_mask(sq: Square, steps: &[i8]) -> u64 {
     mask
 }
 
-fn find_magics(steps: &[i8], rng: &mut Xorshift, table: &mut Vec<Bitboard>) -> Vec<Magic> {
+/// Builds the magic lookup for every square: tries the known multiplier first (found once by this
+/// very search and kept below so start-up takes milliseconds), and searches afresh only if it does
+/// not fit, so a wrong constant can cost time but never give wrong attacks.
+fn find_magics(
+    steps: &[i8],
+    known: &[u64; 64],
+    rng: &mut Xorshift,
+    table: &mut Vec<Bitboard>,
+) -> Vec<Magic> {
     let mut magics = Vec::with_capacity(64);
     for sq in Square::ALL {
         let mask = relevant_mask(sq, steps);
@@ -121,7 +129,11 @@ fn find_magics(steps: &[i8], rng: &mut Xorshift, table: &mut Vec<Bitboard>) -> V
         let mut attempt = 0u32;
         let magic = loop {
             attempt += 1;
-            let candidate = rng.sparse();
+            let candidate = if attempt == 1 {
+                known[sq.index()]
+            } else {
+                rng.sparse()
+            };
             if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
                 continue;
             }
@@ -149,6 +161,141 @@ fn find_magics(steps: &[i8], rng: &mut Xorshift, table: &mut Vec<Bitboard>) -> V
     magics
 }
 
+/// Magic multipliers for rooks, found by [`find_magics`]'s own search (seeded as below).
+const ROOK_MAGICS: [u64; 64] = [
+    0x2080002890854000,
+    0x0840100840002000,
+    0x9080200080081000,
+    0x0080100080080004,
+    0x0480020800800400,
+    0x0200080144020050,
+    0x1200040088020001,
+    0x010000890000204a,
+    0x0000801020804000,
+    0x010c400820100040,
+    0x0440802000100080,
+    0x8100800800801001,
+    0x402c800800800400,
+    0x080e004430080200,
+    0x2014000104100248,
+    0x000a000040820104,
+    0x0040808000384000,
+    0x0229020020820840,
+    0x0020008020801000,
+    0x01c0808010000800,
+    0x0881010008001004,
+    0x0000808002000400,
+    0x8000040028300142,
+    0x0081020008940443,
+    0x0780004040002000,
+    0xa002200380400080,
+    0x1010200080100080,
+    0x0180080080100080,
+    0x0100080080800400,
+    0x0418040080800200,
+    0x0082000200010804,
+    0x8000204200040081,
+    0x084000804280002e,
+    0x1040804010802000,
+    0x2240200080801000,
+    0x0000080082801004,
+    0x0310080080800400,
+    0x08120005020008d0,
+    0x0000800100800200,
+    0x804603228200004c,
+    0x0000804000208000,
+    0x0040002000848040,
+    0x8000220040820010,
+    0x0201001002090020,
+    0x6810080100110004,
+    0x0029000204010008,
+    0x0408212802440010,
+    0x8009408044020001,
+    0x0080800040210500,
+    0x0840048228410100,
+    0x0292104020010300,
+    0x0003001000882300,
+    0x0010040080080080,
+    0x1024008004020080,
+    0x0240811228100400,
+    0x0203089401144200,
+    0x8088142100408001,
+    0x8012044210210286,
+    0x0900401020000901,
+    0x000900100048a035,
+    0x0802000904102082,
+    0x1802001008010402,
+    0x180409080230008c,
+    0x002600240049008a,
+];
+/// Magic multipliers for bishops, found by [`find_magics`]'s own search (seeded as below).
+const BISHOP_MAGICS: [u64; 64] = [
+    0x1002181001021220,
+    0x0802300200810060,
+    0x0244184081040000,
+    0x0044040085020002,
+    0x0001104101001008,
+    0x280d100a10000932,
+    0x1041080842080480,
+    0x0700411401014001,
+    0x4000041014880480,
+    0x8000080141040100,
+    0x0084900102083001,
+    0x0483044040880910,
+    0x0480011040500811,
+    0x4000410460040800,
+    0x8542204804504818,
+    0x0c14420504018480,
+    0x0265409110260800,
+    0x0e50002841080484,
+    0x0404000828001210,
+    0x21208a080200c010,
+    0x0204000088a00009,
+    0x002100ba00524200,
+    0x86c0800328082200,
+    0x0051002020885402,
+    0x01020a0010200801,
+    0xc008043020840084,
+    0x0880a80050088164,
+    0x0100404004010200,
+    0x00c10012c5004000,
+    0x0e24080801008200,
+    0x203404000880c460,
+    0x10022020460a8a00,
+    0x02282004000a0800,
+    0x0004042000042102,
+    0x00410c01001a0800,
+    0x8401100820040400,
+    0x0180810200040208,
+    0x0018100120010290,
+    0x0081020611008804,
+    0x410202021040208a,
+    0x8101012020009001,
+    0x0238880802040810,
+    0x1001004028801000,
+    0x1040002011090802,
+    0x00000c0902104400,
+    0x0244009081000200,
+    0x0a10010244000081,
+    0x0410024202409024,
+    0x0021080230062008,
+    0x0914888410222000,
+    0x0000442402080642,
+    0x4002040842020c00,
+    0x88001108102402f0,
+    0x8100222002208208,
+    0x0010421024008410,
+    0x0a84042404003444,
+    0x0800a2020a204220,
+    0x0028008604826004,
+    0x0098001084008808,
+    0xc100100140208800,
+    0x8200041450420210,
+    0x068a001002108100,
+    0x000208208810a500,
+    0x0202900408840140,
+];
+
 static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     let mut knight = [Bitboard::EMPTY; 64];
     let mut king = [Bitboard::EMPTY; 64];
@@ -162,8 +309,8 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     // Any non-zero seed works; a fixed one makes start-up deterministic.
     let mut rng = Xorshift(0x7ab1_a088_5eed_0001);
     let mut sliders = Vec::with_capacity(110_000);
-    let rook_magics = find_magics(&ROOK_STEPS, &mut rng, &mut sliders);
-    let bishop_magics = find_magics(&BISHOP_STEPS, &mut rng, &mut sliders);
+    let rook_magics = find_magics(&ROOK_STEPS, &ROOK_MAGICS, &mut rng, &mut sliders);
+    let bishop_magics = find_magics(&BISHOP_STEPS, &BISHOP_MAGICS, &mut rng, &mut sliders);
     let mut between = vec![Bitboard::EMPTY; 64 * 64];
     let mut line = vec![Bitboard::EMPTY; 64 * 64];
     for a in Square::ALL {
@@ -190,49 +337,49 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     }
 });
 
-#[inline]
+#[inline(always)]
 fn magic_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
     TABLES.sliders[m.offset + ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
 }
 
 /// Squares a knight on `sq` attacks.
-#[inline]
+#[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     TABLES.knight[sq.index()]
 }
 
 /// Squares a king on `sq` attacks.
-#[inline]
+#[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     TABLES.king[sq.index()]
 }
 
 /// Squares a pawn of `color` on `sq` attacks (diagonally forward).
-#[inline]
+#[inline(always)]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     TABLES.pawn[color.index()][sq.index()]
 }
 
 /// Squares a rook on `sq` attacks, given the occupied squares.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&TABLES.rook_magics[sq.index()], occupied)
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&TABLES.bishop_magics[sq.index()], occupied)
 }
 
 /// Squares a queen on `sq` attacks, given the occupied squares.
-#[inline]
+#[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
 }
 
 /// Squares a piece of `color` and `role` on `sq` attacks, given the occupied squares.
-#[inline]
+#[inline(always)]
 pub fn attacks(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
     match role {
         Role::Pawn => pawn_attacks(color, sq),
@@ -245,19 +392,19 @@ pub fn attacks(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitb
 }
 
 /// Squares strictly between `a` and `b` when they share a line (rank, file or diagonal), else empty.
-#[inline]
+#[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
     TABLES.between[a.index() * 64 + b.index()]
 }
 
 /// The whole line (rank, file or diagonal) through `a` and `b`, or empty when they share none.
-#[inline]
+#[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     TABLES.line[a.index() * 64 + b.index()]
 }
 
 /// `true` when `c` lies on the line through `a` and `b`.
-#[inline]
+#[inline(always)]
 pub fn aligned(a: Square, b: Square, c: Square) -> bool {
     line(a, b).contains(c)
 }

@@ -69,7 +69,7 @@ impl Board {
     /// The piece on `sq`.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        Piece::from_code(self.cells[sq.to_0x88() as usize])
+        Piece::from_code(self.code_at(sq))
     }
 
     /// The raw code at a 0x88 index (0 for empty or off-board cells, and for `index >= 128`).
@@ -81,7 +81,19 @@ impl Board {
     /// Puts `piece` on `sq` (or empties it).
     #[inline]
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
-        self.cells[sq.to_0x88() as usize] = piece.map_or(0, Piece::code);
+        self.set_code(sq, piece.map_or(0, Piece::code));
+    }
+
+    /// The raw piece code on `sq` (0 when empty).
+    #[inline]
+    pub fn code_at(&self, sq: Square) -> u8 {
+        self.cells[(sq.to_0x88() & 0x7f) as usize]
+    }
+
+    /// Writes a raw piece code (0 to empty the square).
+    #[inline]
+    pub(crate) fn set_code(&mut self, sq: Square, code: u8) {
+        self.cells[(sq.to_0x88() & 0x7f) as usize] = code;
     }
 
     /// All pieces with their squares, `a1` first.

@@ -55,7 +55,7 @@ pub use fen::{EnPassantMode, ParseFenError, Setup, board_fen};
 pub use long::long_without_suffix;
 pub use movegen::MoveList;
 pub use moves::{Move, MoveKind};
-pub use position::Position;
+pub use position::{Position, Undo};
 pub use role::{Piece, Role};
 pub use san::{SanError, SanMode};
 pub use square::{File, ParseSquareError, Rank, Square};

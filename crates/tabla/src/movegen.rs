@@ -3,7 +3,7 @@
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
-use crate::{Bitboard, CastlingSide, Color, Move, MoveKind, Position, Rank, Role, Square};
+use crate::{Bitboard, CastlingSide, Color, File, Move, MoveKind, Position, Rank, Role, Square};
 use arrayvec::ArrayVec;
 
 /// How many moves a [`MoveList`] holds. A position reachable in a game has at most 218 legal
@@ -36,7 +36,9 @@ impl Position {
 
     /// The number of legal moves, without keeping them.
     pub fn count_legal_moves(&self) -> usize {
-        self.legal_moves().len()
+        let mut moves = MoveList::new();
+        self.generate(&mut moves, Bitboard::FULL);
+        moves.len()
     }
 
     /// `true` when `mv` is legal here.
@@ -67,10 +69,38 @@ impl Position {
         pinned
     }
 
+    /// The pieces checking the side to move and the side to move's pieces pinned to its king,
+    /// in one pass: every enemy slider that sees the king through enemy-free lines either checks
+    /// (nothing between), pins (exactly one of ours between) or does neither.
+    #[inline]
+    fn checkers_and_pinned(&self) -> (Bitboard, Bitboard) {
+        let us = self.turn();
+        let king = self.king(us);
+        let theirs = self.by_color(!us);
+        let ours = self.by_color(us);
+        let queens = self.by_role(Role::Queen);
+        let snipers = (rook_attacks(king, theirs) & (self.by_role(Role::Rook) | queens)
+            | bishop_attacks(king, theirs) & (self.by_role(Role::Bishop) | queens))
+            & theirs;
+        let mut checkers = (knight_attacks(king) & self.by_role(Role::Knight)
+            | pawn_attacks(us, king) & self.by_role(Role::Pawn))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & (ours | theirs);
+            if blockers.is_empty() {
+                checkers = checkers.with(sniper);
+            } else if !blockers.more_than_one() {
+                pinned |= blockers & ours;
+            }
+        }
+        (checkers, pinned)
+    }
+
     fn generate(&self, moves: &mut MoveList, targets: Bitboard) {
         let us = self.turn();
         let king = self.king(us);
-        let checkers = self.checkers();
+        let (checkers, pinned) = self.checkers_and_pinned();
         let ours = self.by_color(us);
 
         let king_targets = king_attacks(king) & !ours & targets;
@@ -85,7 +115,6 @@ impl Position {
                 !ours & targets
             }
         };
-        let pinned = self.pinned();
         self.gen_pieces(moves, target, pinned, king);
         self.gen_pawns(moves, target, pinned, king);
         if let Some(ep) = self.ep_square() {
@@ -157,76 +186,109 @@ impl Position {
     fn gen_pieces(&self, moves: &mut MoveList, target: Bitboard, pinned: Bitboard, king: Square) {
         let us = self.turn();
         let occ = self.occupied();
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            let mut pieces = self.pieces(us, role);
-            if role == Role::Knight {
-                pieces = Bitboard(pieces.0 & !pinned.0);
+        let ours = self.by_color(us);
+        for from in self.pieces(us, Role::Knight) & !pinned {
+            self.push_targets(moves, from, Role::Knight, knight_attacks(from) & target);
+        }
+        let queens = self.by_role(Role::Queen);
+        for from in (self.by_role(Role::Bishop) | queens) & ours {
+            let mut to = bishop_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                to &= line(king, from);
             }
-            for from in pieces {
-                let mut to_set = match role {
-                    Role::Knight => knight_attacks(from),
-                    Role::Bishop => bishop_attacks(from, occ),
-                    Role::Rook => rook_attacks(from, occ),
-                    _ => rook_attacks(from, occ) | bishop_attacks(from, occ),
-                } & target;
-                if pinned.contains(from) {
-                    to_set &= line(king, from);
-                }
-                for to in to_set {
-                    let capture = self.piece_at(to).map(|p| p.role);
-                    moves.push(Move::new(from, to, role, capture, None, MoveKind::Normal));
-                }
+            let role = if queens.contains(from) {
+                Role::Queen
+            } else {
+                Role::Bishop
+            };
+            self.push_targets(moves, from, role, to);
+        }
+        for from in (self.by_role(Role::Rook) | queens) & ours {
+            let mut to = rook_attacks(from, occ) & target;
+            if pinned.contains(from) {
+                to &= line(king, from);
             }
+            let role = if queens.contains(from) {
+                Role::Queen
+            } else {
+                Role::Rook
+            };
+            self.push_targets(moves, from, role, to);
+        }
+    }
+
+    #[inline(always)]
+    fn push_targets(&self, moves: &mut MoveList, from: Square, role: Role, targets: Bitboard) {
+        for to in targets {
+            let capture = self.board().code_at(to) >> 1;
+            moves.push(Move::from_raw(from, to, role, capture, MoveKind::Normal));
         }
     }
 
     fn gen_pawns(&self, moves: &mut MoveList, target: Bitboard, pinned: Bitboard, king: Square) {
         let us = self.turn();
         let them = self.by_color(!us);
-        let occ = self.occupied();
-        let (forward, third, last): (i8, Rank, Rank) = match us {
-            Color::White => (8, Rank::Third, Rank::Eighth),
-            Color::Black => (-8, Rank::Sixth, Rank::First),
-        };
-        let third = Bitboard::rank(third);
-        let last = Bitboard::rank(last);
-        for from in self.pieces(us, Role::Pawn) {
-            let allowed = if pinned.contains(from) {
-                line(king, from)
-            } else {
-                Bitboard::FULL
-            };
-            let captures = pawn_attacks(us, from) & them & target & allowed;
-            for to in captures {
-                let capture = self.piece_at(to).map(|p| p.role);
-                push_pawn_move(
-                    moves,
+        let empty = !self.occupied();
+        let pawns = self.pieces(us, Role::Pawn);
+        let last = Bitboard::rank(match us {
+            Color::White => Rank::Eighth,
+            Color::Black => Rank::First,
+        });
+        // Pinned pawns one by one (rare): only moves along the pin line.
+        for from in pawns & pinned {
+            let allowed = line(king, from) & target;
+            for to in pawn_attacks(us, from) & them & allowed {
+                let capture = self.board().code_at(to) >> 1;
+                push_pawn_move(moves, from, to, capture, last.contains(to));
+            }
+            let one = pawn_push(us, Bitboard::from_square(from)) & empty;
+            for to in one & allowed {
+                push_pawn_move(moves, from, to, 0, last.contains(to));
+            }
+            for to in pawn_push(us, one & double_push_rank(us)) & empty & allowed {
+                moves.push(Move::from_raw(
                     from,
                     to,
-                    capture,
-                    last.contains(to),
-                    MoveKind::Normal,
-                );
+                    Role::Pawn,
+                    0,
+                    MoveKind::DoublePush,
+                ));
             }
-            let one = Square::new_masked((from as i8 + forward) as u8);
-            if occ.contains(one) {
-                continue;
-            }
-            if target.contains(one) && allowed.contains(one) {
-                push_pawn_move(moves, from, one, None, last.contains(one), MoveKind::Normal);
-            }
-            if third.contains(one) {
-                let two = Square::new_masked((one as i8 + forward) as u8);
-                if !occ.contains(two) && target.contains(two) && allowed.contains(two) {
-                    moves.push(Move::new(
-                        from,
-                        two,
-                        Role::Pawn,
-                        None,
-                        None,
-                        MoveKind::DoublePush,
-                    ));
-                }
+        }
+        // The others set-wise: each target set, then back to the origin by a fixed offset.
+        let free = pawns & !pinned;
+        let forward: i8 = match us {
+            Color::White => 8,
+            Color::Black => -8,
+        };
+        let single = pawn_push(us, free) & empty;
+        for to in single & target {
+            let from = Square::new_masked((to as i8 - forward) as u8);
+            push_pawn_move(moves, from, to, 0, last.contains(to));
+        }
+        for to in pawn_push(us, single & double_push_rank(us)) & empty & target {
+            let from = Square::new_masked((to as i8 - 2 * forward) as u8);
+            moves.push(Move::from_raw(
+                from,
+                to,
+                Role::Pawn,
+                0,
+                MoveKind::DoublePush,
+            ));
+        }
+        let not_a = !Bitboard::file(File::A);
+        let not_h = !Bitboard::file(File::H);
+        // Captures towards the a-file, then towards the h-file.
+        for (mask, delta) in [(not_a, forward - 1), (not_h, forward + 1)] {
+            let reached = Bitboard(if delta > 0 {
+                (free & mask).0 << delta
+            } else {
+                (free & mask).0 >> -delta
+            });
+            for to in reached & them & target {
+                let from = Square::new_masked((to as i8 - delta) as u8);
+                let capture = self.board().code_at(to) >> 1;
+                push_pawn_move(moves, from, to, capture, last.contains(to));
             }
         }
     }
@@ -263,20 +325,37 @@ impl Position {
     }
 }
 
+/// Pawns pushed one square forward (no occupancy check).
 #[inline]
-fn push_pawn_move(
-    moves: &mut MoveList,
-    from: Square,
-    to: Square,
-    capture: Option<Role>,
-    promotes: bool,
-    kind: MoveKind,
-) {
+fn pawn_push(us: Color, pawns: Bitboard) -> Bitboard {
+    match us {
+        Color::White => Bitboard(pawns.0 << 8),
+        Color::Black => Bitboard(pawns.0 >> 8),
+    }
+}
+
+/// The rank a single push must reach for a double push to follow (3rd for White, 6th for Black).
+#[inline]
+fn double_push_rank(us: Color) -> Bitboard {
+    Bitboard::rank(match us {
+        Color::White => Rank::Third,
+        Color::Black => Rank::Sixth,
+    })
+}
+
+#[inline]
+fn push_pawn_move(moves: &mut MoveList, from: Square, to: Square, capture: u8, promotes: bool) {
     if promotes {
         for role in Role::PROMOTIONS {
-            moves.push(Move::new(from, to, Role::Pawn, capture, Some(role), kind));
+            moves.push(Move::from_raw_promotion(from, to, capture, role));
         }
     } else {
-        moves.push(Move::new(from, to, Role::Pawn, capture, None, kind));
+        moves.push(Move::from_raw(
+            from,
+            to,
+            Role::Pawn,
+            capture,
+            MoveKind::Normal,
+        ));
     }
 }

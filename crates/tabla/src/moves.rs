@@ -70,6 +70,39 @@ impl Move {
         )
     }
 
+    /// Packs a move from raw role numbers (`Role as u8`, 0 for none), as move generation reads
+    /// them straight from the board's piece codes.
+    #[inline]
+    pub(crate) const fn from_raw(
+        from: Square,
+        to: Square,
+        role: Role,
+        capture_bits: u8,
+        kind: MoveKind,
+    ) -> Move {
+        Move(
+            from as u32
+                | (to as u32) << 6
+                | (role as u32) << 12
+                | ((capture_bits & 7) as u32) << 15
+                | (kind as u32) << 21,
+        )
+    }
+
+    /// A pawn move promoting to `promotion`, capturing the raw role `capture_bits` (0 for none).
+    #[inline]
+    pub(crate) const fn from_raw_promotion(
+        from: Square,
+        to: Square,
+        capture_bits: u8,
+        promotion: Role,
+    ) -> Move {
+        Move(
+            Move::from_raw(from, to, Role::Pawn, capture_bits, MoveKind::Normal).0
+                | (promotion as u32) << 18,
+        )
+    }
+
     /// The square the piece leaves.
     #[inline]
     pub const fn from(self) -> Square {
@@ -146,6 +179,24 @@ impl Move {
             Some(side) => Square::from_coords(side.king_to_file(), self.from().rank()),
             None => self.to(),
         }
+    }
+
+    /// The moving role as its raw number (`Role as u8`; 0 only for the null move).
+    #[inline]
+    pub const fn role_bits(self) -> u8 {
+        (self.0 >> 12 & 7) as u8
+    }
+
+    /// The captured role as its raw number, 0 for none.
+    #[inline]
+    pub const fn capture_bits(self) -> u8 {
+        (self.0 >> 15 & 7) as u8
+    }
+
+    /// The promotion role as its raw number, 0 for none.
+    #[inline]
+    pub const fn promotion_bits(self) -> u8 {
+        (self.0 >> 18 & 7) as u8
     }
 
     /// The packed 32-bit value.

@@ -1,6 +1,6 @@
 //! perft: counting the leaves of the legal move tree, the standard test of a move generator.
 
-use crate::{Move, Position};
+use crate::{Bitboard, Move, MoveList, Position};
 
 impl Position {
     /// The number of leaf positions `depth` plies deep. Every leaf is reached by playing its move
@@ -14,12 +14,13 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = self.legal_moves();
+        let mut moves = MoveList::new();
+        self.legal_moves_to(&mut moves, Bitboard::FULL);
         let mut nodes = 0;
         for &mv in &moves {
-            self.play(mv);
-            nodes += self.perft(depth - 1);
-            self.undo();
+            let mut child = self.clone_without_history();
+            child.apply(mv);
+            nodes += child.perft(depth - 1);
         }
         nodes
     }
@@ -33,14 +34,15 @@ impl Position {
     pub fn perft_bulk(&mut self, depth: u32) -> u64 {
         match depth {
             0 => 1,
-            1 => self.legal_moves().len() as u64,
+            1 => self.count_legal_moves() as u64,
             _ => {
-                let moves = self.legal_moves();
+                let mut moves = MoveList::new();
+                self.legal_moves_to(&mut moves, Bitboard::FULL);
                 let mut nodes = 0;
                 for &mv in &moves {
-                    self.play(mv);
+                    let undo = self.make(mv);
                     nodes += self.perft_bulk(depth - 1);
-                    self.undo();
+                    self.unmake(undo);
                 }
                 nodes
             }

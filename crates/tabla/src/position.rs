@@ -6,9 +6,9 @@ use crate::{
     Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Role, Square,
 };
 
-/// What [`Position::undo`] needs to restore besides the move itself.
+/// What [`Position::unmake`] needs to restore: the move and the state it destroyed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Undo {
+pub struct Undo {
     mv: Move,
     castling: CastlingRights,
     ep_square: Option<Square>,
@@ -37,7 +37,8 @@ struct Undo {
 pub struct Position {
     board: Board,
     by_color: [Bitboard; 2],
-    by_role: [Bitboard; 6],
+    /// Indexed by `Role as usize` (1 to 6); entries 0 and 7 stay empty.
+    by_role: [Bitboard; 8],
     kings: [Square; 2],
     turn: Color,
     castling: CastlingRights,
@@ -88,7 +89,7 @@ impl Position {
         let mut pos = Position {
             board: Board::empty(),
             by_color: [Bitboard::EMPTY; 2],
-            by_role: [Bitboard::EMPTY; 6],
+            by_role: [Bitboard::EMPTY; 8],
             kings: [Square::E1, Square::E8],
             turn,
             castling,
@@ -110,7 +111,7 @@ impl Position {
         self.board.set(sq, Some(piece));
         let bb = Bitboard::from_square(sq);
         self.by_color[piece.color.index()] |= bb;
-        self.by_role[piece.role.index()] |= bb;
+        self.by_role[piece.role as usize] |= bb;
         if piece.role == Role::King {
             self.kings[piece.color.index()] = sq;
         }
@@ -121,7 +122,7 @@ impl Position {
         self.board.set(sq, None);
         let bb = Bitboard::from_square(sq);
         self.by_color[piece.color.index()] ^= bb;
-        self.by_role[piece.role.index()] ^= bb;
+        self.by_role[piece.role as usize] ^= bb;
     }
 
     // ---- Accessors -------------------------------------------------------------------------
@@ -193,13 +194,13 @@ impl Position {
     /// Squares occupied by pieces of `role`, either colour.
     #[inline]
     pub fn by_role(&self, role: Role) -> Bitboard {
-        self.by_role[role.index()]
+        self.by_role[role as usize]
     }
 
     /// Squares occupied by `color`'s pieces of `role`.
     #[inline]
     pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
-        self.by_color[color.index()] & self.by_role[role.index()]
+        self.by_color[color.index()] & self.by_role[role as usize]
     }
 
     /// All occupied squares.
@@ -305,87 +306,102 @@ impl Position {
     /// Plays a legal move (one from [`Position::legal_moves`] or a parser). Playing an illegal
     /// move leaves the position in an unspecified (but memory-safe) state.
     pub fn play(&mut self, mv: Move) {
-        let us = self.turn;
-        let them = !us;
-        self.history.push(Undo {
+        let undo = self.make(mv);
+        self.history.push(undo);
+    }
+
+    /// Plays a legal move without recording it in the history: the caller keeps the returned
+    /// [`Undo`] and passes it to [`Position::unmake`]. Search and perft use this pair; repetition
+    /// detection sees only moves made with [`Position::play`].
+    #[inline]
+    pub fn make(&mut self, mv: Move) -> Undo {
+        let undo = Undo {
             mv,
             castling: self.castling,
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
             key: self.key,
-        });
-        let mut key = self.key ^ self.ep_key() ^ zobrist::white_to_move_key();
+        };
+        self.apply(mv);
+        undo
+    }
+
+    /// Plays a legal move with no way back: for copy-make callers (perft) that keep the parent.
+    #[inline(always)]
+    pub(crate) fn apply(&mut self, mv: Move) {
+        let us = self.turn;
+        let color_bit = us as u8;
         let from = mv.from();
         let to = mv.to();
-        let role = mv.role();
+        let role_bits = mv.role_bits();
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let mut key = self.key ^ zobrist::white_to_move_key();
+        if self.ep_square.is_some() {
+            key ^= self.ep_key();
+            self.ep_square = None;
+        }
+        self.halfmoves += 1;
 
-        if !self.castling.is_empty()
-            && (role == Role::King || self.castling.contains(from) || self.castling.contains(to))
+        // Castling rights change only when a king moves or a right-holding rook's square is left
+        // or entered; the flags depend on each rook's side of its own (pre-move) king.
+        if ((self.castling.rooks() | self.by_role[Role::King as usize]) & (from_bb | to_bb)).any()
+            && !self.castling.is_empty()
         {
             let old = self.castling.flags(self.kings);
             let mut rights = self.castling.without(from).without(to);
-            if role == Role::King {
+            if role_bits == Role::King as u8 {
                 rights = rights.without_color(us);
             }
             self.castling = rights;
-            // Flags depend on rooks only relative to their own king, so the old kings do.
             key ^= zobrist::castling_flags_key(old ^ rights.flags(self.kings));
         }
 
-        self.ep_square = None;
-        self.halfmoves += 1;
+        let code = role_bits << 1 | color_bit;
         match mv.kind() {
-            MoveKind::Castle => {
-                let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
-                let king = Piece::new(us, Role::King);
-                let rook = Piece::new(us, Role::Rook);
-                let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
-                self.remove(from, king);
-                self.remove(to, rook);
-                self.put(king_to, king);
-                self.put(rook_to, rook);
-                key ^= zobrist::piece_key(king, from)
-                    ^ zobrist::piece_key(rook, to)
-                    ^ zobrist::piece_key(king, king_to)
-                    ^ zobrist::piece_key(rook, rook_to);
-            }
-            MoveKind::EnPassant => {
-                let pawn = Piece::new(us, Role::Pawn);
-                let captured = Piece::new(them, Role::Pawn);
-                let cap_sq = Square::from_coords(to.file(), from.rank());
-                self.remove(cap_sq, captured);
-                self.remove(from, pawn);
-                self.put(to, pawn);
-                key ^= zobrist::piece_key(captured, cap_sq)
-                    ^ zobrist::piece_key(pawn, from)
-                    ^ zobrist::piece_key(pawn, to);
-                self.halfmoves = 0;
-            }
             MoveKind::Normal | MoveKind::DoublePush => {
-                if let Some(cap) = mv.capture() {
-                    let captured = Piece::new(them, cap);
-                    self.remove(to, captured);
-                    key ^= zobrist::piece_key(captured, to);
+                let capture_bits = mv.capture_bits();
+                if capture_bits != 0 {
+                    let captured = capture_bits << 1 | (color_bit ^ 1);
+                    self.by_color[(color_bit ^ 1) as usize] ^= to_bb;
+                    self.by_role[(capture_bits & 7) as usize] ^= to_bb;
+                    key ^= zobrist::code_key(captured, to);
                     self.halfmoves = 0;
                 }
-                let moving = Piece::new(us, role);
-                let landing = Piece::new(us, mv.promotion().unwrap_or(role));
-                self.remove(from, moving);
-                self.put(to, landing);
-                key ^= zobrist::piece_key(moving, from) ^ zobrist::piece_key(landing, to);
-                if role == Role::Pawn {
+                let promotion_bits = mv.promotion_bits();
+                let landing_bits = if promotion_bits != 0 {
+                    promotion_bits
+                } else {
+                    role_bits
+                };
+                let landing = landing_bits << 1 | color_bit;
+                self.board.set_code(from, 0);
+                self.board.set_code(to, landing);
+                self.by_color[color_bit as usize] ^= from_bb | to_bb;
+                self.by_role[(role_bits & 7) as usize] ^= from_bb;
+                self.by_role[(landing_bits & 7) as usize] ^= to_bb;
+                key ^= zobrist::code_key(code, from) ^ zobrist::code_key(landing, to);
+                if role_bits == Role::Pawn as u8 {
                     self.halfmoves = 0;
                     if mv.kind() == MoveKind::DoublePush {
-                        self.ep_square = Square::new((from as u8 + to as u8) / 2);
+                        self.ep_square = Some(Square::new_masked((from as u8 + to as u8) / 2));
                     }
+                } else if role_bits == Role::King as u8 {
+                    self.kings[color_bit as usize] = to;
                 }
             }
+            MoveKind::Castle => key ^= self.make_castle(mv),
+            MoveKind::EnPassant => {
+                key ^= self.make_en_passant(mv);
+                self.halfmoves = 0;
+            }
         }
-        if us == Color::Black {
-            self.fullmoves += 1;
+        self.fullmoves += color_bit as u32;
+        self.turn = !us;
+        if self.ep_square.is_some() {
+            key ^= self.ep_key();
         }
-        self.turn = them;
-        self.key = key ^ self.ep_key();
+        self.key = key;
     }
 
     /// Passes the move to the other side (a "null move", `--` in PGN). Not legal in check by the
@@ -412,50 +428,120 @@ impl Position {
     /// Takes back the last move played (or null move); returns it, or `None` when there is none.
     pub fn undo(&mut self) -> Option<Move> {
         let undo = self.history.pop()?;
+        self.unmake(undo);
+        Some(undo.mv)
+    }
+
+    /// Takes back a move made with [`Position::make`] (the last one made).
+    #[inline]
+    pub fn unmake(&mut self, undo: Undo) {
         let mv = undo.mv;
         let us = !self.turn;
-        let them = self.turn;
+        let color_bit = us as u8;
         self.turn = us;
-        if us == Color::Black {
-            self.fullmoves -= 1;
-        }
-        if !mv.is_null() {
-            let from = mv.from();
-            let to = mv.to();
-            match mv.kind() {
-                MoveKind::Castle => {
-                    let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
-                    let king = Piece::new(us, Role::King);
-                    let rook = Piece::new(us, Role::Rook);
-                    self.remove(side.king_to(us), king);
-                    self.remove(side.rook_to(us), rook);
-                    self.put(from, king);
-                    self.put(to, rook);
-                }
-                MoveKind::EnPassant => {
-                    let pawn = Piece::new(us, Role::Pawn);
-                    self.remove(to, pawn);
-                    self.put(from, pawn);
-                    self.put(
-                        Square::from_coords(to.file(), from.rank()),
-                        Piece::new(them, Role::Pawn),
-                    );
-                }
-                MoveKind::Normal | MoveKind::DoublePush => {
-                    let role = mv.role();
-                    self.remove(to, Piece::new(us, mv.promotion().unwrap_or(role)));
-                    self.put(from, Piece::new(us, role));
-                    if let Some(cap) = mv.capture() {
-                        self.put(to, Piece::new(them, cap));
-                    }
-                }
-            }
-        }
+        self.fullmoves -= color_bit as u32;
         self.castling = undo.castling;
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
         self.key = undo.key;
-        Some(mv)
+        let from = mv.from();
+        let to = mv.to();
+        match mv.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                let role_bits = mv.role_bits();
+                if role_bits == 0 {
+                    return; // the null move
+                }
+                let from_bb = Bitboard::from_square(from);
+                let to_bb = Bitboard::from_square(to);
+                let promotion_bits = mv.promotion_bits();
+                let landing_bits = if promotion_bits != 0 {
+                    promotion_bits
+                } else {
+                    role_bits
+                };
+                self.by_color[color_bit as usize] ^= from_bb | to_bb;
+                self.by_role[(role_bits & 7) as usize] ^= from_bb;
+                self.by_role[(landing_bits & 7) as usize] ^= to_bb;
+                self.board.set_code(from, role_bits << 1 | color_bit);
+                let capture_bits = mv.capture_bits();
+                if capture_bits != 0 {
+                    self.by_color[(color_bit ^ 1) as usize] ^= to_bb;
+                    self.by_role[(capture_bits & 7) as usize] ^= to_bb;
+                    self.board.set_code(to, capture_bits << 1 | (color_bit ^ 1));
+                } else {
+                    self.board.set_code(to, 0);
+                }
+                if role_bits == Role::King as u8 {
+                    self.kings[color_bit as usize] = from;
+                }
+            }
+            MoveKind::Castle => self.unmake_castle(mv),
+            MoveKind::EnPassant => self.unmake_en_passant(mv),
+        }
+    }
+
+    /// Moves king and rook for castling; returns the key change. Out of line: rare, and keeping it
+    /// out keeps `make` small.
+    #[inline(never)]
+    fn make_castle(&mut self, mv: Move) -> u64 {
+        let us = self.turn;
+        let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
+        let king = Piece::new(us, Role::King);
+        let rook = Piece::new(us, Role::Rook);
+        let (from, to) = (mv.from(), mv.to());
+        let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+        self.remove(from, king);
+        self.remove(to, rook);
+        self.put(king_to, king);
+        self.put(rook_to, rook);
+        zobrist::piece_key(king, from)
+            ^ zobrist::piece_key(rook, to)
+            ^ zobrist::piece_key(king, king_to)
+            ^ zobrist::piece_key(rook, rook_to)
+    }
+
+    /// Plays an en-passant capture on the board; returns the key change.
+    #[inline(never)]
+    fn make_en_passant(&mut self, mv: Move) -> u64 {
+        let us = self.turn;
+        let (from, to) = (mv.from(), mv.to());
+        let pawn = Piece::new(us, Role::Pawn);
+        let captured = Piece::new(!us, Role::Pawn);
+        let cap_sq = Square::from_coords(to.file(), from.rank());
+        self.remove(cap_sq, captured);
+        self.remove(from, pawn);
+        self.put(to, pawn);
+        zobrist::piece_key(captured, cap_sq)
+            ^ zobrist::piece_key(pawn, from)
+            ^ zobrist::piece_key(pawn, to)
+    }
+
+    /// Takes back castling (the side to move is already the castling side).
+    #[inline(never)]
+    fn unmake_castle(&mut self, mv: Move) {
+        let us = self.turn;
+        let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
+        let king = Piece::new(us, Role::King);
+        let rook = Piece::new(us, Role::Rook);
+        self.remove(side.king_to(us), king);
+        self.remove(side.rook_to(us), rook);
+        self.put(mv.from(), king);
+        self.put(mv.to(), rook);
+    }
+
+    /// Takes back an en-passant capture (the side to move is already the capturing side).
+    #[inline(never)]
+    fn unmake_en_passant(&mut self, mv: Move) {
+        let us = self.turn;
+        let (from, to) = (mv.from(), mv.to());
+        let pawn = Piece::new(us, Role::Pawn);
+        self.remove(to, pawn);
+        self.put(from, pawn);
+        self.put(
+            Square::from_coords(to.file(), from.rank()),
+            Piece::new(!us, Role::Pawn),
+        );
     }
 
     /// How many times the current position occurred before in this position's history (same

@@ -200,13 +200,15 @@ impl Square {
     /// The square with index `index & 63`.
     #[inline]
     pub const fn new_masked(index: u8) -> Square {
-        ALL_SQUARES[(index & 63) as usize]
+        // SAFETY: `Square` is `repr(u8)` with the 64 discriminants 0..=63, and `index & 63` is
+        // one of them. (A table lookup here costs a memory load on the hottest paths.)
+        unsafe { std::mem::transmute::<u8, Square>(index & 63) }
     }
 
     /// The square on the given file and rank.
     #[inline]
     pub const fn from_coords(file: File, rank: Rank) -> Square {
-        ALL_SQUARES[(rank as usize) * 8 + file as usize]
+        Square::new_masked((rank as u8) << 3 | file as u8)
     }
 
     /// 0 (`a1`) to 63 (`h8`).
@@ -218,13 +220,16 @@ impl Square {
     /// The square's file.
     #[inline]
     pub const fn file(self) -> File {
-        File::ALL[(self as usize) & 7]
+        // SAFETY: `File` is `repr(u8)` with the discriminants 0..=7; `x & 7` is one of them.
+        unsafe { std::mem::transmute::<u8, File>(self as u8 & 7) }
     }
 
     /// The square's rank.
     #[inline]
     pub const fn rank(self) -> Rank {
-        Rank::ALL[(self as usize) >> 3]
+        // SAFETY: `Rank` is `repr(u8)` with the discriminants 0..=7; `x >> 3` is one of them
+        // for a square index below 64.
+        unsafe { std::mem::transmute::<u8, Rank>(self as u8 >> 3) }
     }
 
     /// The 0x88 index: `rank * 16 + file`.

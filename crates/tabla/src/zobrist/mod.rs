@@ -2,14 +2,36 @@
 
 mod polyglot_keys;
 
-use crate::{Color, Piece, Square};
+use crate::{Piece, Square};
 use polyglot_keys::POLYGLOT;
+
+/// Piece-square keys indexed by [`Piece::code`] (role * 2 + colour), so the hot path needs no
+/// arithmetic: Polyglot's "kind" is 2 * (role - 1) + (1 for White).
+static PIECE_KEYS: [[u64; 64]; 16] = {
+    let mut table = [[0u64; 64]; 16];
+    let mut code = 2;
+    while code < 14 {
+        let kind = 2 * (code / 2 - 1) + (1 - code % 2);
+        let mut sq = 0;
+        while sq < 64 {
+            table[code][sq] = POLYGLOT[64 * kind + sq];
+            sq += 1;
+        }
+        code += 1;
+    }
+    table
+};
 
 /// The key of `piece` standing on `sq`.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    let kind = 2 * piece.role.index() + (piece.color == Color::White) as usize;
-    POLYGLOT[64 * kind + sq.index()]
+    code_key(piece.code(), sq)
+}
+
+/// The key of the piece with [`Piece::code`] `code` standing on `sq` (0 for code 0).
+#[inline]
+pub(crate) fn code_key(code: u8, sq: Square) -> u64 {
+    PIECE_KEYS[(code & 15) as usize][sq.index()]
 }
 
 /// The key of one castling flag: `flag` is the seed's bit index (0 K, 1 Q, 2 k, 3 q).
