@@ -63,3 +63,8 @@ pub use status::{GameEnd, GameStatus};
 pub use svg::{Arrow, CheckMark, SvgOptions, board_svg};
 pub use uci::UciMoveError;
 pub use validate::{FenError, PositionError, PositionProblem, Validation};
+
+/// The README's examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

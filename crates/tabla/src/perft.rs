@@ -4,7 +4,7 @@ use crate::{Bitboard, Move, MoveList, Position};
 
 impl Position {
     /// The number of leaf positions `depth` plies deep. Every leaf is reached by playing its move
-    /// and taking it back, so make/unmake is exercised at every node.
+    /// (on a copy of its parent: copying the position is cheaper than taking the move back).
     ///
     /// ```
     /// use tabla::Position;
