@@ -166,7 +166,14 @@ impl ReplayVisitor for TreeBuilder {
     }
 }
 
+/// How deep variations may nest in a [`Game`] tree. Trees are walked (written, compared,
+/// dropped) recursively, so the depth is bounded to keep those walks within any thread's stack;
+/// real games stay far below it.
+pub const MAX_TREE_DEPTH: usize = 256;
+
 /// A [`Visitor`] that reads each game into a [`Game`] tree, replaying it with legality.
+/// Variations nested deeper than [`MAX_TREE_DEPTH`] are skipped with
+/// [`ErrorKind::VariationTooDeep`].
 ///
 /// ```
 /// use tabla_pgn::{GameTree, Reader};
@@ -194,7 +201,7 @@ impl GameTree {
     /// A tree builder.
     pub fn new() -> GameTree {
         GameTree {
-            replayer: Replayer::new(TreeBuilder::default()),
+            replayer: Replayer::new(TreeBuilder::default()).with_max_depth(MAX_TREE_DEPTH),
         }
     }
 }

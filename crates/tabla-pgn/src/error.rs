@@ -49,6 +49,12 @@ pub enum ErrorKind {
     /// A `(` where there is no move for the variation to replace.
     #[error("variation with no move before it to replace")]
     VariationWithoutMove,
+    /// Variations nested deeper than the reader's limit; the deeper one is skipped.
+    #[error("variations nested deeper than {limit}")]
+    VariationTooDeep {
+        /// The limit.
+        limit: usize,
+    },
     /// A `$` not followed by a number from 0 to 255.
     #[error("not a NAG (expected $0 to $255)")]
     InvalidNag,
@@ -61,6 +67,22 @@ pub enum ErrorKind {
         /// The limit in bytes.
         limit: usize,
     },
+}
+
+impl ErrorKind {
+    /// `true` for the errors that end the line they occur in (a move that cannot be played) or
+    /// the whole movetext (no start position); the others lose only their token.
+    pub fn ends_line(&self) -> bool {
+        matches!(
+            self,
+            ErrorKind::NotAMove
+                | ErrorKind::IllegalMove
+                | ErrorKind::AmbiguousMove { .. }
+                | ErrorKind::NullMoveInCheck
+                | ErrorKind::UnknownVariant { .. }
+                | ErrorKind::InvalidFen { .. }
+        )
+    }
 }
 
 /// The move at which something happened: the full-move number and the side to move.
@@ -93,6 +115,9 @@ pub struct PgnError {
     pub location: Location,
     /// The move the token stood for, when the game was being replayed.
     pub move_number: Option<MoveNumber>,
+    /// How deep in variations: 0 in the mainline (or outside the movetext), 1 in a variation,
+    /// 2 in a variation inside it...
+    pub depth: usize,
     /// The token as written (decoded as text).
     pub token: String,
     /// Why.

@@ -13,7 +13,7 @@ use std::io::{self, Read};
 /// The buffer's starting size.
 const INITIAL_BUFFER: usize = 64 * 1024;
 
-/// The largest the buffer grows to; a longer token is reported and skipped.
+/// The largest the buffer grows to by default; a longer token is reported and skipped.
 pub const MAX_BUFFER: usize = 32 * 1024 * 1024;
 
 /// Bytes kept available before a short token is read, so short tokens never straddle a refill.
@@ -87,6 +87,8 @@ pub struct Reader<R> {
     games: u64,
     /// Stop before a game that starts at or after this offset (a range's end).
     stop_at: Option<u64>,
+    /// The most the buffer may grow to.
+    max_buffer: usize,
 }
 
 impl<R: Read> Reader<R> {
@@ -108,7 +110,23 @@ impl<R: Read> Reader<R> {
             line_start: offset,
             games: 0,
             stop_at: None,
+            max_buffer: MAX_BUFFER,
         }
+    }
+
+    /// A reader whose buffer never grows past `bytes` (at least 256): a longer token (comment,
+    /// tag line) is reported as [`ErrorKind::TokenTooLong`] and skipped.
+    pub fn with_max_buffer(inner: R, bytes: usize) -> Reader<R> {
+        let mut reader = Reader::new(inner);
+        reader.max_buffer = bytes.max(256);
+        reader.buf.truncate(reader.max_buffer.min(INITIAL_BUFFER));
+        reader
+    }
+
+    /// The buffer's current size in bytes: it stays at its initial 64 KiB unless a token is
+    /// longer, whatever the size of the input.
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.len()
     }
 
     /// Stops before any game that starts at or after `offset`.
@@ -222,10 +240,10 @@ impl<R: Read> Reader<R> {
             self.pos = 0;
         }
         if self.end == self.buf.len() {
-            if self.buf.len() >= MAX_BUFFER {
+            if self.buf.len() >= self.max_buffer {
                 return Ok(Fill::Full);
             }
-            let grown = (self.buf.len() * 2).min(MAX_BUFFER);
+            let grown = (self.buf.len() * 2).min(self.max_buffer);
             self.buf.resize(grown, 0);
         }
         loop {
@@ -345,7 +363,9 @@ impl<R: Read> Reader<R> {
             Found::Eof => self.end - self.pos,
             Found::Full => {
                 visitor.syntax_error(
-                    ErrorKind::TokenTooLong { limit: MAX_BUFFER },
+                    ErrorKind::TokenTooLong {
+                        limit: self.max_buffer,
+                    },
                     b"[",
                     location,
                 );
@@ -522,7 +542,9 @@ impl<R: Read> Reader<R> {
             Found::Full => {
                 if !quiet {
                     visitor.syntax_error(
-                        ErrorKind::TokenTooLong { limit: MAX_BUFFER },
+                        ErrorKind::TokenTooLong {
+                            limit: self.max_buffer,
+                        },
                         b"{",
                         location,
                     );
@@ -541,7 +563,9 @@ impl<R: Read> Reader<R> {
             Found::Full => {
                 if !quiet {
                     visitor.syntax_error(
-                        ErrorKind::TokenTooLong { limit: MAX_BUFFER },
+                        ErrorKind::TokenTooLong {
+                            limit: self.max_buffer,
+                        },
                         b";",
                         location,
                     );
@@ -618,7 +642,9 @@ impl<R: Read> Reader<R> {
                         Fill::Eof => break,
                         Fill::Full => {
                             if !quiet {
-                                let kind = ErrorKind::TokenTooLong { limit: MAX_BUFFER };
+                                let kind = ErrorKind::TokenTooLong {
+                                    limit: self.max_buffer,
+                                };
                                 visitor.syntax_error(
                                     kind,
                                     &self.buf[self.pos..self.pos + 16],
@@ -735,7 +761,12 @@ fn parse_tag(line: &[u8]) -> Result<TagPair, usize> {
     let value_start = i;
     loop {
         match memchr::memchr2(b'"', b'\\', &line[i..]) {
-            Some(j) if line[i + j] == b'\\' => i += j + 2,
+            Some(j) if line[i + j] == b'\\' => {
+                i += j + 2;
+                if i > line.len() {
+                    return Err(line.len());
+                }
+            }
             Some(j) => {
                 i += j;
                 break;

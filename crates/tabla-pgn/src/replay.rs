@@ -108,6 +108,7 @@ pub struct Replayer<V> {
     variant: Vec<u8>,
     has_variant: bool,
     lines: Vec<LineState>,
+    max_depth: usize,
 }
 
 impl<V: ReplayVisitor> Replayer<V> {
@@ -122,7 +123,15 @@ impl<V: ReplayVisitor> Replayer<V> {
             variant: Vec::new(),
             has_variant: false,
             lines: Vec::new(),
+            max_depth: usize::MAX,
         }
+    }
+
+    /// Skips variations nested deeper than `depth` (the mainline is depth 0), reporting
+    /// [`ErrorKind::VariationTooDeep`]; there is no limit by default.
+    pub fn with_max_depth(mut self, depth: usize) -> Replayer<V> {
+        self.max_depth = depth;
+        self
     }
 
     /// The wrapped visitor.
@@ -149,6 +158,7 @@ impl<V: ReplayVisitor> Replayer<V> {
             game: self.game,
             location,
             move_number,
+            depth: self.lines.len().saturating_sub(1),
             token: crate::decode_text(token).into_owned(),
             kind,
         });
@@ -321,6 +331,11 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
         }
         if line.moves == 0 {
             self.report(ErrorKind::VariationWithoutMove, b"(", location);
+            return Skip(true);
+        }
+        if self.lines.len() > self.max_depth {
+            let limit = self.max_depth;
+            self.report(ErrorKind::VariationTooDeep { limit }, b"(", location);
             return Skip(true);
         }
         if self.inner.begin_variation().0 {

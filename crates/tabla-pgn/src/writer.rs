@@ -67,6 +67,7 @@ pub fn write_game_with(game: &Game, options: &WriteOptions) -> String {
     let mut text = Movetext {
         out,
         column: 0,
+        separate: false,
         options: *options,
     };
     text.line(&game.moves);
@@ -118,6 +119,9 @@ fn write_tag(name: &str, value: &str, out: &mut String) {
 struct Movetext {
     out: String,
     column: usize,
+    /// The next token needs a separator (every one but the first of a line after a `;`
+    /// comment or the first of the movetext).
+    separate: bool,
     options: WriteOptions,
 }
 
@@ -125,7 +129,7 @@ impl Movetext {
     /// Writes a token, after a space or on a new line when it would pass the line limit.
     fn token(&mut self, token: &str) {
         let width = token.chars().count();
-        if self.column > 0 {
+        if self.separate {
             if self.column + 1 + width > self.options.max_line {
                 self.out.push('\n');
                 self.column = 0;
@@ -136,6 +140,7 @@ impl Movetext {
         }
         self.out.push_str(token);
         self.column += width;
+        self.separate = true;
     }
 
     fn comment(&mut self, comment: &Comment) {
@@ -148,6 +153,7 @@ impl Movetext {
             self.token(&format!("; {text}"));
             self.out.push('\n');
             self.column = 0;
+            self.separate = false;
             return;
         }
         // Split at single spaces, so that a line break stands for exactly one space (the reader

@@ -1,0 +1,121 @@
+//! A game as a JSON object (one line of NDJSON for `tabla pgn json`).
+
+use crate::{Comment, Eval, Game, Line, Node, Shape};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+/// Tags as a JSON object in the order written (a repeated name keeps its first value).
+struct Tags<'a>(&'a [(String, String)]);
+
+impl Serialize for Tags<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (i, (name, value)) in self.0.iter().enumerate() {
+            if self.0[..i].iter().all(|(n, _)| n != name) {
+                map.serialize_entry(name, value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct JsonGame<'a> {
+    tags: Tags<'a>,
+    result: &'a str,
+    start_fen: Option<String>,
+    moves: Vec<JsonMove<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    errors: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct JsonMove<'a> {
+    san: &'a str,
+    lan: String,
+    uci: String,
+    fen: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    comments_before: Vec<&'a str>,
+    comments: Vec<&'a str>,
+    nags: Vec<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    emt: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eval: Option<Eval>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    shapes: Vec<Shape>,
+    variations: Vec<Vec<JsonMove<'a>>>,
+}
+
+fn texts(comments: &[Comment]) -> Vec<&str> {
+    comments
+        .iter()
+        .map(|c| c.text.as_str())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+fn json_line(line: &Line) -> Vec<JsonMove<'_>> {
+    line.nodes.iter().map(json_move).collect()
+}
+
+fn json_move(node: &Node) -> JsonMove<'_> {
+    let after = &node.comments_after;
+    JsonMove {
+        san: &node.san,
+        lan: node.long(),
+        uci: node.uci(),
+        fen: node.fen(),
+        comments_before: texts(&node.comments_before),
+        comments: texts(after),
+        nags: node.nags.iter().map(|n| n.0).collect(),
+        clock: after.iter().find_map(|c| c.clock).map(|d| d.as_secs_f64()),
+        emt: after.iter().find_map(|c| c.emt).map(|d| d.as_secs_f64()),
+        eval: after.iter().find_map(|c| c.eval),
+        shapes: after
+            .iter()
+            .flat_map(|c| c.shapes.iter().copied())
+            .collect(),
+        variations: node.variations.iter().map(json_line).collect(),
+    }
+}
+
+/// The game as a JSON value: `tags` (an object, in the order written), `result`, `start_fen`
+/// (`null` when the tags give no playable start), `moves` (each with `san`, `lan` in the long
+/// form, `uci`, `fen` after the move, `comments`, `nags`, `clock` and `emt` in seconds, `eval`
+/// as `{"centipawns": n}` or `{"mate": n}`, `shapes` as `"Ge2e4"`, and `variations`, lists of
+/// moves of the same shape), `error` with the message of the error that stopped the mainline
+/// when one did, and `errors` with every error when there were any.
+///
+/// ```
+/// use tabla_pgn::{Reader, game_json};
+/// let pgn = "[White \"A\"]\n\n1. e4 { [%clk 0:05:00] [%eval 0.17] } 1... e5 2. Ke3 *";
+/// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+/// let json = game_json(&game);
+/// assert_eq!(json["tags"]["White"], "A");
+/// assert_eq!(json["moves"][0]["lan"], "e2-e4");
+/// assert_eq!(json["moves"][0]["clock"], 300.0);
+/// assert_eq!(json["moves"][0]["eval"]["centipawns"], 17);
+/// assert_eq!(json["moves"].as_array().unwrap().len(), 2);
+/// assert!(json["error"].as_str().unwrap().contains("illegal"));
+/// ```
+pub fn game_json(game: &Game) -> serde_json::Value {
+    let value = JsonGame {
+        tags: Tags(&game.tags),
+        result: game.result(),
+        start_fen: game.start.as_ref().map(|p| p.to_fen()),
+        moves: json_line(&game.moves),
+        error: game
+            .errors
+            .iter()
+            .find(|e| e.depth == 0 && e.kind.ends_line())
+            .map(|e| e.to_string()),
+        errors: game.errors.iter().map(|e| e.to_string()).collect(),
+    };
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
