@@ -273,17 +273,25 @@ impl Position {
 
     // ---- Zobrist ---------------------------------------------------------------------------
 
-    /// The en-passant part of the Polyglot key: only when a pawn of the side to move stands ready.
+    /// The en-passant part of the Polyglot key: only when a pawn of the side to move stands beside
+    /// the pawn that just advanced two squares (plain shifts: this runs on every move after a
+    /// double push).
     #[inline]
     fn ep_key(&self) -> u64 {
-        match self.ep_square {
-            Some(ep)
-                if (attacks::pawn_attacks(!self.turn, ep) & self.pieces(self.turn, Role::Pawn))
-                    .any() =>
-            {
-                zobrist::en_passant_key(ep.file())
-            }
-            _ => 0,
+        let Some(ep) = self.ep_square else {
+            return 0;
+        };
+        let ep_bb = Bitboard::from_square(ep).0;
+        let pushed = match self.turn {
+            Color::White => ep_bb >> 8,
+            Color::Black => ep_bb << 8,
+        };
+        let beside = (pushed << 1 & !Bitboard::file(crate::File::A).0)
+            | (pushed >> 1 & !Bitboard::file(crate::File::H).0);
+        if beside & self.pieces(self.turn, Role::Pawn).0 != 0 {
+            zobrist::en_passant_key(ep.file())
+        } else {
+            0
         }
     }
 
