@@ -1,0 +1,115 @@
+//! Where table files live by default, and opening one or building it on first use.
+
+use crate::file::FileError;
+use crate::generate::{Progress, generate};
+use crate::material::Material;
+use crate::table::Table;
+use std::path::{Path, PathBuf};
+
+/// The environment variable naming the folder for table files.
+pub const DIR_VARIABLE: &str = "TABLA_ENDGAME_DIR";
+
+/// The file name of a material's table: `kbnk.tbl`.
+pub fn file_name(material: Material) -> String {
+    format!("{}.tbl", material.to_string().to_ascii_lowercase())
+}
+
+/// The default place of a material's table file, the first that applies of:
+/// `$TABLA_ENDGAME_DIR/<name>`, `$XDG_DATA_HOME/tabla/<name>`, `$HOME/.local/share/tabla/<name>`,
+/// `./<name>` (`<name>` from [`file_name`]).
+pub fn default_path(material: Material) -> PathBuf {
+    default_path_with(material, |key| std::env::var_os(key))
+}
+
+/// [`default_path`] with the environment given as a function (for tests and embedding).
+pub fn default_path_with(
+    material: Material,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> PathBuf {
+    let name = file_name(material);
+    let set = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(dir) = set(DIR_VARIABLE) {
+        return dir.join(name);
+    }
+    if let Some(dir) = set("XDG_DATA_HOME") {
+        return dir.join("tabla").join(name);
+    }
+    if let Some(home) = set("HOME") {
+        return home.join(".local/share/tabla").join(name);
+    }
+    PathBuf::from(name)
+}
+
+/// How [`open_or_build`] got its table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Opened {
+    /// Read from the file.
+    Read,
+    /// The file did not exist: generated and written there.
+    Built,
+}
+
+/// Reads the table at `path`, or, when there is no file there, generates it (reporting
+/// `progress`), creates the folder and writes it. A file that exists but is damaged is an error,
+/// never rebuilt silently; one holding another material too.
+pub fn open_or_build(
+    path: &Path,
+    material: Material,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(Table, Opened), FileError> {
+    if path.exists() {
+        let table = Table::read(path)?;
+        if table.material() != material {
+            return Err(FileError::Unsupported {
+                field: "material",
+                value: format!("{} (expected {material})", table.material()),
+            });
+        }
+        return Ok((table, Opened::Read));
+    }
+    let table = generate(material, progress);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    table.write(path)?;
+    Ok((table, Opened::Built))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    #[test]
+    fn default_path_order() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |key: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| OsString::from(v))
+            }
+        };
+        let m = Material::KBNK;
+        let all = env(&[
+            ("TABLA_ENDGAME_DIR", "/t"),
+            ("XDG_DATA_HOME", "/x"),
+            ("HOME", "/h"),
+        ]);
+        assert_eq!(default_path_with(m, all), PathBuf::from("/t/kbnk.tbl"));
+        let xdg = env(&[("XDG_DATA_HOME", "/x"), ("HOME", "/h")]);
+        assert_eq!(
+            default_path_with(m, xdg),
+            PathBuf::from("/x/tabla/kbnk.tbl")
+        );
+        let home = env(&[("TABLA_ENDGAME_DIR", ""), ("HOME", "/h")]);
+        assert_eq!(
+            default_path_with(m, home),
+            PathBuf::from("/h/.local/share/tabla/kbnk.tbl")
+        );
+        assert_eq!(default_path_with(m, env(&[])), PathBuf::from("kbnk.tbl"));
+    }
+}
