@@ -98,6 +98,13 @@ fn make_unmake(c: &mut Criterion) {
                 (fen.clone(), key),
                 "undo of {mv:?}"
             );
+            let undo = pos.make(mv);
+            pos.unmake(undo);
+            assert_eq!(
+                (pos.to_fen(), pos.zobrist()),
+                (fen.clone(), key),
+                "unmake of {mv:?}"
+            );
         }
     }
     for (p, (_, moves)) in set.iter().zip(&shakmaty) {
@@ -115,7 +122,9 @@ fn make_unmake(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
     group.throughput(Throughput::Elements(total_moves(&set)));
-    group.bench_function("tabla", |b| {
+    // `play`/`undo` keep the game history (what a game or search uses); `make`/`unmake` hand the
+    // undo record to the caller instead.
+    group.bench_function("tabla-play-undo", |b| {
         b.iter(|| {
             for (pos, moves) in tabla.iter_mut() {
                 for &mv in moves.iter() {
@@ -123,6 +132,17 @@ fn make_unmake(c: &mut Criterion) {
                     // Forces the made position into memory, as shakmaty's child below.
                     black_box(&*pos);
                     pos.undo();
+                }
+            }
+        })
+    });
+    group.bench_function("tabla-make-unmake", |b| {
+        b.iter(|| {
+            for (pos, moves) in tabla.iter_mut() {
+                for &mv in moves.iter() {
+                    let undo = pos.make(black_box(mv));
+                    black_box(&*pos);
+                    pos.unmake(undo);
                 }
             }
         })
