@@ -90,7 +90,7 @@ fn perftsuite_epd() {
     assert_eq!(cases.len(), 127);
     let distinct: std::collections::HashSet<&str> = cases.iter().map(|c| c.fen.as_str()).collect();
     assert_eq!(distinct.len(), 126);
-    assert!(check(&cases, 2_000_000) >= 126 * 4);
+    assert!(check(&cases, 20_000_000) >= 126 * 4);
 }
 
 #[test]
