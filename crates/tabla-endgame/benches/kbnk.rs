@@ -1,4 +1,4 @@
-//! KBNK: generation, reading the file, and probing.
+//! KBNK: generation, the file, the counts `tabla kbnk build` prints, and probing.
 //!
 //! Run with `cargo bench -p tabla-endgame --bench kbnk`. The probe benchmarks go through 4,096
 //! legal positions spread over the whole table (both sides to move) and report the time per
@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use tabla::{Board, CastlingRights, Color, Piece, Position, Role, Setup, Square, Validation};
-use tabla_endgame::{Material, Table, generate};
+use tabla_endgame::{Material, Stats, Table, generate};
 
 /// Legal KBNK positions from a fixed pseudo-random walk over placements.
 fn positions(count: usize) -> Vec<Position> {
@@ -63,6 +63,7 @@ fn kbnk(c: &mut Criterion) {
         b.iter(|| Table::from_bytes(black_box(&bytes)).expect("valid file"))
     });
     group.bench_function("write_file", |b| b.iter(|| black_box(&table).to_bytes()));
+    group.bench_function("stats", |b| b.iter(|| Stats::of(black_box(&table))));
     group.finish();
 
     let set = positions(4096);

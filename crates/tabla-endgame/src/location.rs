@@ -67,6 +67,17 @@ pub fn open_or_build(
         }
         return Ok((table, Opened::Read));
     }
+    Ok((build_and_write(path, material, progress)?, Opened::Built))
+}
+
+/// Generates a material's table (reporting `progress` after each ply), creates the folder of
+/// `path` when needed and writes the file there: what `tabla kbnk build` does before printing
+/// [`Stats`](crate::Stats).
+pub fn build_and_write(
+    path: &Path,
+    material: Material,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Table, FileError> {
     let table = generate(material, progress);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
@@ -75,13 +86,29 @@ pub fn open_or_build(
         })?;
     }
     table.write(path)?;
-    Ok((table, Opened::Built))
+    Ok(table)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::ffi::OsString;
+
+    #[test]
+    fn open_or_build_builds_once_then_reads() {
+        let dir = std::env::temp_dir().join(format!("tabla-endgame-loc-{}", std::process::id()));
+        let path = dir.join("nested").join(file_name(Material::KRK));
+        let mut plies = 0;
+        let (built, how) = open_or_build(&path, Material::KRK, &mut |_| plies += 1).expect("build");
+        assert_eq!(how, Opened::Built);
+        assert!(plies > 0);
+        let (read, how) = open_or_build(&path, Material::KRK, &mut |_| {}).expect("read");
+        assert_eq!(how, Opened::Read);
+        assert!(read == built);
+        // A file of another material at the path is refused, not overwritten.
+        assert!(open_or_build(&path, Material::KQK, &mut |_| {}).is_err());
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
 
     #[test]
     fn default_path_order() {

@@ -154,7 +154,8 @@ fn naming_order(role: Role) -> u8 {
     }
 }
 
-/// `KQRBNPKqrbnp` style name of any position's material (kings first, strongest pieces first).
+/// The material of any position, like `KBvKN`: White then Black, each king first, then queens,
+/// rooks, bishops, knights, pawns.
 fn material_name(pos: &Position) -> String {
     let mut out = String::new();
     for color in [Color::White, Color::Black] {

@@ -2,7 +2,9 @@
 
 use crate::dtm::Dtm;
 use crate::generate::neighbours;
+use crate::index::locate;
 use crate::material::MAX_PIECES;
+use crate::symmetry::Symmetry;
 use crate::table::Table;
 use std::fmt;
 use tabla::attacks::{attacks, king_attacks};
@@ -108,12 +110,16 @@ impl Stats {
                 attacked |= attacks(Color::White, role, sq(p), Bitboard(occupied)).0;
             }
             let movable = neighbours(!attacked & !(1 << king));
+            // The frame is the same for every bare-king square.
+            let (config, _) = locate(king, pieces, 0);
+            let sym = Symmetry::to_triangle(king);
             for bare in 0..64u8 {
                 let bit = 1u64 << bare;
                 if (occupied | king_zone) & bit != 0 {
                     continue;
                 }
-                let black = table.value(Color::Black, king, pieces, bare);
+                let slot = config * 64 + sym.apply(bare) as usize;
+                let black = table.slot_value(Color::Black, slot);
                 stats.black.add(black);
                 if black.is_checkmated() {
                     stats.black.checkmates += 1;
@@ -122,9 +128,7 @@ impl Stats {
                     if movable & bit == 0 {
                         stats.black.stalemates += 1;
                     }
-                    stats
-                        .white
-                        .add(table.value(Color::White, king, pieces, bare));
+                    stats.white.add(table.slot_value(Color::White, slot));
                 }
             }
         }

@@ -83,7 +83,12 @@ impl Table {
     /// The value of a placement known to be legal, in the stronger side's frame (White).
     #[inline]
     pub(crate) fn value(&self, turn: Color, king: u8, pieces: &[u8], bare_king: u8) -> Dtm {
-        let slot = crate::generate::slot(king, pieces, bare_king);
+        self.slot_value(turn, crate::generate::slot(king, pieces, bare_king))
+    }
+
+    /// The value in a slot, in the stronger side's frame (White).
+    #[inline]
+    pub(crate) fn slot_value(&self, turn: Color, slot: usize) -> Dtm {
         match turn {
             Color::White => match self.white[slot] {
                 0 => Dtm::Draw,
