@@ -4,6 +4,7 @@
 //! bad input or usage (clap uses 2 for usage errors too).
 
 mod fen_report;
+mod kbnk;
 mod perft_run;
 mod position_arg;
 mod suite;
@@ -13,7 +14,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// tabla, a chess toolkit: inspect positions and count move trees (perft).
+/// tabla, a chess toolkit: inspect positions, count move trees (perft), solve KBNK endings.
 #[derive(Parser, Debug)]
 #[command(name = "tabla", version, about, long_about = None)]
 struct Cli {
@@ -27,6 +28,9 @@ enum Command {
     Fen(FenArgs),
     /// Count the leaves of the legal move tree (perft), for one position or a whole suite.
     Perft(PerftArgs),
+    /// The King+Bishop+Knight vs King solution base: build, probe, best line, seed export.
+    #[command(subcommand)]
+    Kbnk(kbnk::KbnkCommand),
 }
 
 #[derive(Args, Debug)]
@@ -109,6 +113,10 @@ fn run(cli: Cli, out: &mut impl Write) -> anyhow::Result<Outcome> {
             // clap's `required_unless_present` rules this out.
             _ => anyhow::bail!("perft needs a position and a depth, or --epd FILE"),
         },
+        Command::Kbnk(command) => {
+            kbnk::run(command, out)?;
+            Ok(Outcome::Success)
+        }
     }
 }
 

@@ -1,0 +1,201 @@
+//! `tabla kbnk`: build, probe and export the KBNK solution base.
+
+use anyhow::Context;
+use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tabla::Position;
+use tabla_endgame::{
+    Dtm, Material, Opened, Progress, Stats, Table, batch_line, build_and_write, default_path,
+    numbered_line, open_or_build,
+};
+
+/// The `tabla kbnk` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum KbnkCommand {
+    /// Generate the KBNK table by retrograde analysis, write it and print its counts.
+    Build {
+        /// Where to write the table (default: the standard location, see `probe --help`).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Distance to mate and best move of a KBNK position, and the value after every legal move.
+    ///
+    /// Without --file the table is read from $TABLA_ENDGAME_DIR, $XDG_DATA_HOME/tabla or
+    /// ~/.local/share/tabla (kbnk.tbl), and built there first if it is missing.
+    Probe {
+        /// The table file.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Read one FEN per line from FILE (`-` for stdin); print `<FEN as given>;<dtm>` per line.
+        #[arg(long, value_name = "FILE|-", conflicts_with = "fen")]
+        batch: Option<String>,
+        /// The position (quoted FEN, or separate words).
+        #[arg(value_name = "FEN", required_unless_present = "batch", num_args = 1..)]
+        fen: Vec<String>,
+    },
+    /// The whole optimal line to mate, in SAN.
+    Line {
+        /// The table file.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// The position (quoted FEN, or separate words).
+        #[arg(value_name = "FEN", required = true, num_args = 1..)]
+        fen: Vec<String>,
+    },
+    /// Write the table in the seed document's format (64*32*64*64 slots of 2 bytes, 16 MiB).
+    ExportSeed {
+        /// Where to write it.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The table file.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+}
+
+/// Runs a `tabla kbnk` subcommand.
+pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    match command {
+        KbnkCommand::Build { out: path } => {
+            let path = path.unwrap_or_else(|| default_path(Material::KBNK));
+            let bar = spinner();
+            let start = Instant::now();
+            let table = build_and_write(&path, Material::KBNK, &mut |p| report(&bar, p))?;
+            bar.finish_and_clear();
+            let elapsed = start.elapsed();
+            write!(out, "{}", Stats::of(&table))?;
+            let size = std::fs::metadata(&path)
+                .with_context(|| format!("reading the size of {}", path.display()))?
+                .len();
+            writeln!(
+                out,
+                "wrote {} ({size} bytes); generated and written in {:.2?}",
+                path.display(),
+                elapsed
+            )?;
+        }
+        KbnkCommand::Probe {
+            file,
+            batch: Some(source),
+            ..
+        } => {
+            let table = open(file.as_deref())?;
+            let input: Box<dyn BufRead> = if source == "-" {
+                Box::new(std::io::stdin().lock())
+            } else {
+                let f = std::fs::File::open(&source)
+                    .with_context(|| format!("cannot open batch file {source}"))?;
+                Box::new(std::io::BufReader::new(f))
+            };
+            for line in input.lines() {
+                let line = line.context("reading the batch input")?;
+                writeln!(out, "{}", batch_line(&table, &line))?;
+            }
+        }
+        KbnkCommand::Probe { file, fen, .. } => {
+            let table = open(file.as_deref())?;
+            let pos = parse(&fen)?;
+            let probe = table.probe(&pos)?;
+            let state = if probe.stalemate { ", stalemate" } else { "" };
+            writeln!(out, "fen   {}", pos.to_fen())?;
+            writeln!(out, "dtm   {}{}{state}", probe.dtm, describe(probe.dtm))?;
+            match probe.best {
+                Some(mv) => writeln!(out, "best  {} ({})", pos.san(mv), pos.uci(mv))?,
+                None => writeln!(out, "best  none")?,
+            }
+            writeln!(out, "moves (dtm after the move, for the side then to move)")?;
+            for m in &probe.moves {
+                writeln!(
+                    out,
+                    "  {:<8} {:<6} {:>4}{}",
+                    pos.san(m.mv),
+                    pos.uci(m.mv),
+                    m.after.to_string(),
+                    describe(m.after)
+                )?;
+            }
+        }
+        KbnkCommand::Line { file, fen } => {
+            let table = open(file.as_deref())?;
+            let pos = parse(&fen)?;
+            let moves = table.line(&pos)?;
+            writeln!(
+                out,
+                "{} ({} plies)",
+                numbered_line(&pos, &moves),
+                moves.len()
+            )?;
+        }
+        KbnkCommand::ExportSeed { out: path, file } => {
+            let bytes = open(file.as_deref())?.export_seed()?;
+            std::fs::write(&path, &bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            writeln!(out, "wrote {} ({} bytes)", path.display(), bytes.len())?;
+        }
+    }
+    Ok(())
+}
+
+fn parse(words: &[String]) -> anyhow::Result<Position> {
+    let text = words.join(" ");
+    Position::from_fen(&text).with_context(|| format!("invalid FEN {text:?}"))
+}
+
+/// ` (mate in N moves, M plies)` and the like, for people reading the number.
+fn describe(dtm: Dtm) -> String {
+    let moves = |n: u8| {
+        if n == 1 {
+            "1 move".to_owned()
+        } else {
+            format!("{n} moves")
+        }
+    };
+    let plies = |n: u16| {
+        if n == 1 {
+            "1 ply".to_owned()
+        } else {
+            format!("{n} plies")
+        }
+    };
+    match (dtm, dtm.plies()) {
+        (Dtm::Win(n), Some(p)) => format!(" (mates in {}, {})", moves(n), plies(p)),
+        (Dtm::Loss(0), _) => " (checkmated)".to_owned(),
+        (Dtm::Loss(n), Some(p)) => format!(" (mated in {}, {})", moves(n), plies(p)),
+        _ => " (draw)".to_owned(),
+    }
+}
+
+/// The table at `file` or at the default location, built there first when missing (saying so).
+fn open(file: Option<&Path>) -> anyhow::Result<Table> {
+    let path = file.map_or_else(|| default_path(Material::KBNK), Path::to_path_buf);
+    let bar = spinner();
+    let (table, how) = open_or_build(&path, Material::KBNK, &mut |p| report(&bar, p))?;
+    bar.finish_and_clear();
+    if how == Opened::Built {
+        eprintln!(
+            "no KBNK table at {}: generated it and wrote it there",
+            path.display()
+        );
+    }
+    Ok(table)
+}
+
+/// A spinner on stderr (hidden when stderr is not a terminal).
+fn spinner() -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn report(bar: &ProgressBar, p: &Progress) {
+    bar.set_message(format!(
+        "generating KBNK: ply {}, {} positions resolved",
+        p.ply, p.resolved
+    ));
+    bar.tick();
+}
