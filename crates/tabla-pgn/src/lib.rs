@@ -27,10 +27,12 @@
 mod builder;
 mod comment;
 mod error;
+mod fen;
 mod games;
 mod json;
 mod reader;
 mod replay;
+mod resolve;
 mod split;
 mod summary;
 mod token;
@@ -41,10 +43,12 @@ mod writer;
 pub use builder::{GameTree, MAX_TREE_DEPTH, TreeBuilder};
 pub use comment::{Comment, Eval, Shape};
 pub use error::{ErrorKind, MoveNumber, PgnError};
+pub use fen::{fen, push_fen};
 pub use games::Games;
 pub use json::game_json;
 pub use reader::{MAX_BUFFER, Reader};
 pub use replay::{ReplayVisitor, Replayer};
+pub use resolve::resolve_san;
 pub use split::find_game_start;
 pub use summary::{CheckTotals, GameSummary, Summarize, check};
 pub use token::{

@@ -7,7 +7,7 @@
 //! it grows only for a token longer than itself (a huge comment), up to [`MAX_BUFFER`].
 
 use crate::{ErrorKind, GameStart, Location, Nag, Outcome, RawComment, RawTag, SanToken, Visitor};
-use memchr::{memchr, memchr_iter, memrchr};
+use memchr::{memchr, memchr_iter, memchr2, memrchr};
 use std::io::{self, Read};
 
 /// The buffer's starting size.
@@ -398,9 +398,6 @@ impl<R: Read> Reader<R> {
         // While set, nothing reaches the visitor; a `)` back below this depth ends the skip.
         let mut skip_from: Option<usize> = skip_all.then_some(0);
         loop {
-            if self.end - self.pos < LOOKAHEAD {
-                self.ensure(LOOKAHEAD)?;
-            }
             self.skip_whitespace()?;
             if self.end - self.pos < LOOKAHEAD {
                 self.ensure(LOOKAHEAD)?;
@@ -523,35 +520,53 @@ impl<R: Read> Reader<R> {
 
     fn read_brace_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<()> {
         let location = self.location();
-        match self.find_from(1, b'}')? {
-            Found::At(close) => {
-                let text = self.pos + 1..self.pos + close;
-                if !quiet {
-                    visitor.comment(RawComment(&self.buf[text]));
+        // One scan for the closing brace and the line ends before it, which are counted here.
+        let mut from = 1;
+        let mut newlines = 0;
+        let mut last_newline = 0;
+        let found = loop {
+            match memchr2(b'}', b'\n', &self.buf[self.pos + from..self.end]) {
+                Some(i) if self.buf[self.pos + from + i] == b'}' => break Found::At(from + i),
+                Some(i) => {
+                    newlines += 1;
+                    last_newline = from + i;
+                    from += i + 1;
                 }
-                self.advance_counting(close + 1);
-            }
-            Found::Eof => {
-                let text = self.pos + 1..self.end;
-                if !quiet {
-                    visitor.comment(RawComment(&self.buf[text]));
-                    visitor.syntax_error(ErrorKind::UnterminatedComment, b"{", location);
+                None => {
+                    from = self.end - self.pos;
+                    match self.fill()? {
+                        Fill::Read => {}
+                        Fill::Eof => break Found::Eof,
+                        Fill::Full => break Found::Full,
+                    }
                 }
-                self.advance_counting(self.end - self.pos);
             }
+        };
+        let end = match found {
+            Found::At(close) => close,
+            Found::Eof => self.end - self.pos,
             Found::Full => {
                 if !quiet {
-                    visitor.syntax_error(
-                        ErrorKind::TokenTooLong {
-                            limit: self.max_buffer,
-                        },
-                        b"{",
-                        location,
-                    );
+                    let kind = ErrorKind::TokenTooLong {
+                        limit: self.max_buffer,
+                    };
+                    visitor.syntax_error(kind, b"{", location);
                 }
                 self.discard_through(b'}')?;
+                return Ok(());
+            }
+        };
+        if !quiet {
+            visitor.comment(RawComment(&self.buf[self.pos + 1..self.pos + end]));
+            if found == Found::Eof {
+                visitor.syntax_error(ErrorKind::UnterminatedComment, b"{", location);
             }
         }
+        if newlines > 0 {
+            self.line += newlines;
+            self.line_start = self.base + (self.pos + last_newline + 1) as u64;
+        }
+        self.pos = (self.pos + end + 1).min(self.end);
         Ok(())
     }
 
@@ -665,6 +680,9 @@ impl<R: Read> Reader<R> {
         }
         let token = SanToken { text, location };
         match text {
+            // The common case first: a move starting with a file or a piece letter.
+            [b'a'..=b'h', second, ..] if *second != b'.' => visitor.san(token),
+            [b'N' | b'B' | b'R' | b'Q' | b'K' | b'O', ..] => visitor.san(token),
             b"--" | b"Z0" => visitor.null_move(token),
             // `e.p.` after an en-passant capture says nothing the move does not.
             b"e.p." => {}

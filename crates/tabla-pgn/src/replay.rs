@@ -109,6 +109,8 @@ pub struct Replayer<V> {
     has_variant: bool,
     lines: Vec<LineState>,
     max_depth: usize,
+    /// The standard start position, built once (copying it is cheaper than building it).
+    startpos: Position,
 }
 
 impl<V: ReplayVisitor> Replayer<V> {
@@ -124,6 +126,7 @@ impl<V: ReplayVisitor> Replayer<V> {
             has_variant: false,
             lines: Vec::new(),
             max_depth: usize::MAX,
+            startpos: Position::startpos(),
         }
     }
 
@@ -172,7 +175,7 @@ impl<V: ReplayVisitor> Replayer<V> {
             });
         }
         if !self.has_fen {
-            return Ok(Position::startpos());
+            return Ok(self.startpos.clone());
         }
         let fen = crate::RawTag(&self.fen).decode();
         Position::from_fen_with(fen.trim(), Validation::Lenient).map_err(|e| {
@@ -269,10 +272,7 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
         if line.dead {
             return;
         }
-        let parsed = match std::str::from_utf8(san.text) {
-            Ok(text) => line.pos.parse_san(text).map_err(san_error_kind),
-            Err(_) => Err(ErrorKind::NotAMove),
-        };
+        let parsed = crate::resolve_san(&line.pos, san.text).map_err(san_error_kind);
         match parsed {
             Ok(mv) => {
                 self.inner.before_move(&line.pos, mv, san);

@@ -78,7 +78,7 @@ impl Node {
 
     /// The FEN of the position after the move.
     pub fn fen(&self) -> String {
-        self.position.to_fen()
+        crate::fen(&self.position)
     }
 }
 

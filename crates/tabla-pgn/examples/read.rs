@@ -1,0 +1,146 @@
+//! Reads a PGN file in one of four ways and prints the counts and the time taken; used to
+//! measure throughput and peak memory (`/usr/bin/time -v`) on large files.
+//!
+//! `cargo run --release -p tabla-pgn --example read -- <MODE> <FILE>` with MODE one of `skip`,
+//! `replay`, `fens`, `tree`, and, for comparison, `pgn-reader-replay` and `pgn-reader-fens`
+//! (pgn-reader 0.29 + shakmaty 0.30 doing the same work as `replay` and `fens`).
+
+use std::fs::File;
+use std::time::Instant;
+use tabla::Position;
+use tabla_pgn::{Reader, ReplayVisitor, Replayer};
+
+/// Counts plies (all lines), building each FEN when asked.
+struct Count {
+    fens: bool,
+    plies: u64,
+    fen_bytes: u64,
+    buffer: String,
+}
+
+impl ReplayVisitor for Count {
+    type Output = ();
+    fn after_move(&mut self, pos: &Position) {
+        self.plies += 1;
+        if self.fens {
+            self.buffer.clear();
+            tabla_pgn::push_fen(pos, &mut self.buffer);
+            self.fen_bytes += self.buffer.len() as u64;
+        }
+    }
+    fn end_game(&mut self) {}
+}
+
+/// The same replay with pgn-reader and shakmaty.
+mod theirs {
+    use pgn_reader::{SanPlus, Skip, Visitor};
+    use shakmaty::fen::Fen;
+    use shakmaty::{Chess, EnPassantMode, Position};
+    use std::fmt::Write as _;
+    use std::ops::ControlFlow;
+
+    pub struct Replay {
+        pub fens: bool,
+        pub plies: u64,
+        pub buffer: String,
+    }
+
+    impl Visitor for Replay {
+        type Tags = ();
+        type Movetext = (Chess, bool);
+        type Output = ();
+
+        fn begin_tags(&mut self) -> ControlFlow<()> {
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), (Chess, bool)> {
+            ControlFlow::Continue((Chess::default(), false))
+        }
+
+        fn san(&mut self, game: &mut (Chess, bool), san_plus: SanPlus) -> ControlFlow<()> {
+            if !game.1 {
+                match san_plus.san.to_move(&game.0) {
+                    Ok(m) => {
+                        game.0.play_unchecked(m);
+                        self.plies += 1;
+                        if self.fens {
+                            self.buffer.clear();
+                            let fen = Fen::from_position(&game.0, EnPassantMode::Always);
+                            let _ = write!(self.buffer, "{fen}");
+                        }
+                    }
+                    Err(_) => game.1 = true,
+                }
+            }
+            ControlFlow::Continue(())
+        }
+
+        fn begin_variation(&mut self, _game: &mut (Chess, bool)) -> ControlFlow<(), Skip> {
+            ControlFlow::Continue(Skip(true))
+        }
+
+        fn end_game(&mut self, _game: (Chess, bool)) {}
+    }
+}
+
+fn main() -> std::io::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(mode), Some(path)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: read <skip|replay|fens|tree> <FILE>");
+        std::process::exit(2);
+    };
+    let mut reader = Reader::new(File::open(path)?);
+    let start = Instant::now();
+    let (mut games, mut plies, mut errors) = (0u64, 0u64, 0u64);
+    match mode.as_str() {
+        "skip" => {
+            while reader.skip_game()? {
+                games += 1;
+            }
+        }
+        "replay" | "fens" => {
+            let mut visitor = Replayer::new(Count {
+                fens: mode == "fens",
+                plies: 0,
+                fen_bytes: 0,
+                buffer: String::new(),
+            });
+            while reader.read_game(&mut visitor)?.is_some() {
+                games += 1;
+            }
+            plies = visitor.inner().plies;
+        }
+        "tree" => {
+            for game in reader.games() {
+                let game = game?;
+                games += 1;
+                plies += game.mainline().len() as u64;
+                errors += game.errors.len() as u64;
+            }
+        }
+        "pgn-reader-replay" | "pgn-reader-fens" => {
+            let mut reader = pgn_reader::Reader::new(File::open(path)?);
+            let mut visitor = theirs::Replay {
+                fens: mode == "pgn-reader-fens",
+                plies: 0,
+                buffer: String::new(),
+            };
+            while reader.read_game(&mut visitor)?.is_some() {
+                games += 1;
+            }
+            plies = visitor.plies;
+        }
+        _ => {
+            eprintln!("unknown mode {mode}");
+            std::process::exit(2);
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{mode}: {games} games, {plies} plies, {errors} errors in {secs:.3} s: {:.0} games/s, {:.0} plies/s",
+        games as f64 / secs,
+        plies as f64 / secs
+    );
+    Ok(())
+}
