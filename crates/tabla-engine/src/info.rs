@@ -1,0 +1,152 @@
+//! What a search reports while it runs and when it ends.
+
+use crate::score::{Score, Value};
+use std::fmt::Write as _;
+use std::time::Duration;
+use tabla::{Move, Position};
+
+/// Whether a reported score is exact or only a bound (after an aspiration window failed).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// One progress report: a finished iteration (or one principal variation of it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// The iteration's nominal depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// Which principal variation (1 = best) this is.
+    pub multipv: usize,
+    /// The score from the side to move's point of view.
+    pub score: Score,
+    /// Whether the score is exact.
+    pub bound: ScoreBound,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Per mille of the hash table in use.
+    pub hashfull: u32,
+    /// The principal variation, first move first.
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Nodes per second so far.
+    pub fn nps(&self) -> u64 {
+        let micros = self.time.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / micros) as u64
+    }
+
+    /// The UCI `info` line (without a newline), with `multipv` only when asked for
+    /// (`with_multipv`).
+    pub fn uci_line(&self, with_multipv: bool) -> String {
+        let mut line = format!("info depth {} seldepth {}", self.depth, self.seldepth);
+        if with_multipv {
+            let _ = write!(line, " multipv {}", self.multipv);
+        }
+        let _ = write!(line, " score {}", self.score);
+        match self.bound {
+            ScoreBound::Exact => {}
+            ScoreBound::Lower => line.push_str(" lowerbound"),
+            ScoreBound::Upper => line.push_str(" upperbound"),
+        }
+        let _ = write!(
+            line,
+            " nodes {} nps {} time {} hashfull {}",
+            self.nodes,
+            self.nps(),
+            self.time.as_millis(),
+            self.hashfull
+        );
+        if !self.pv.is_empty() {
+            line.push_str(" pv");
+            for mv in &self.pv {
+                let _ = write!(line, " {mv}");
+            }
+        }
+        line
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the side to move has no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, when the principal variation has one.
+    pub ponder: Option<Move>,
+    /// The search value of the best move (see [`crate::score`]).
+    pub value: Value,
+    /// The value as UCI reports it.
+    pub score: Score,
+    /// The last completed iteration's depth.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation, best move first.
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let micros = self.time.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / micros) as u64
+    }
+
+    /// UCI's last line: `bestmove e2e4 ponder e7e5` (`bestmove 0000` with no legal move).
+    pub fn bestmove_line(&self) -> String {
+        match (self.best, self.ponder) {
+            (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+            (Some(best), None) => format!("bestmove {best}"),
+            (None, _) => "bestmove 0000".to_string(),
+        }
+    }
+}
+
+/// A line of moves from `pos` in SAN, with move numbers: `40. Bh6 Qd6 41. Qxf7+`.
+///
+/// ```
+/// use tabla::Position;
+/// use tabla_engine::info::san_line;
+/// let pos = Position::startpos();
+/// let e4 = pos.parse_san("e4").unwrap();
+/// let mut after = pos.clone();
+/// after.play(e4);
+/// let e5 = after.parse_san("e5").unwrap();
+/// assert_eq!(san_line(&pos, &[e4, e5]), "1. e4 e5");
+/// assert_eq!(san_line(&after, &[e5]), "1... e5");
+/// ```
+pub fn san_line(pos: &Position, moves: &[Move]) -> String {
+    let mut p = pos.clone_without_history();
+    let mut line = String::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        if !p.is_legal(mv) {
+            break;
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        if p.turn() == tabla::Color::White {
+            let _ = write!(line, "{}. ", p.fullmoves());
+        } else if i == 0 {
+            let _ = write!(line, "{}... ", p.fullmoves());
+        }
+        line.push_str(&p.san(mv));
+        p.play(mv);
+    }
+    line
+}

@@ -1,0 +1,50 @@
+//! # tabla-engine — search, evaluation and the UCI protocol
+//!
+//! A chess engine over the [`tabla`] game model: iterative deepening with aspiration windows,
+//! principal variation search with a transposition table, null-move pruning, late-move
+//! reductions, check extensions and a quiescence search; a tapered evaluation (material,
+//! piece-square tables, mobility, pawn structure, king safety, endgame knowledge); the UCI
+//! protocol ([`uci::run`]); a one-shot search that reports in SAN ([`go::go`]); and a fixed
+//! benchmark whose node count is a regression signature ([`bench::run`]).
+//!
+//! ```
+//! use tabla::Position;
+//! use tabla_engine::{Control, Engine, Limits};
+//!
+//! let pos = Position::from_fen("6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40").unwrap();
+//! let mut engine = Engine::new();
+//! let result = engine.search(&pos, &Limits::depth(6), &Control::default(), &mut |info| {
+//!     println!("{}", info.uci_line(false));
+//! });
+//! assert_eq!(pos.san(result.best.unwrap()), "Bh6");
+//! ```
+//!
+//! Exact endgame knowledge (the KBNK table, say) plugs in through [`oracle::EndgameOracle`].
+
+pub mod bench;
+pub mod check;
+mod endgame;
+pub mod engine;
+pub mod evaluate;
+pub mod go;
+pub mod info;
+mod king_safety;
+pub mod limits;
+pub mod oracle;
+pub mod ordering;
+mod pawns;
+mod pst;
+pub mod score;
+pub mod search;
+pub mod see;
+pub mod tapered;
+pub mod tt;
+pub mod uci;
+mod weights;
+
+pub use engine::Engine;
+pub use info::{Info, SearchResult};
+pub use limits::Limits;
+pub use oracle::{EndgameOracle, OracleValue};
+pub use score::Score;
+pub use search::Control;

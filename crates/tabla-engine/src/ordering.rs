@@ -1,0 +1,262 @@
+//! Move ordering: the hash move, then winning and equal captures by victim and attacker, killer
+//! moves and the counter-move, quiet moves by history, and losing captures last.
+
+use crate::score::MAX_PLY;
+use crate::see::{SEE_VALUE, see};
+use arrayvec::ArrayVec;
+use tabla::movegen::MAX_MOVES;
+use tabla::{Color, Move, MoveList, Position, Role};
+
+/// The largest magnitude a history score reaches.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// What the search learns about quiet moves across the tree and across searches.
+pub struct History {
+    /// Butterfly history: how often a quiet move from-to caused a cutoff, by side to move.
+    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Two quiet moves that caused a cutoff at each ply.
+    pub killers: [[Move; 2]; MAX_PLY + 2],
+    /// The quiet move that last refuted a move, by that move's from and to squares.
+    countermoves: Box<[[Move; 64]; 64]>,
+}
+
+impl Default for History {
+    fn default() -> History {
+        History {
+            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            countermoves: Box::new([[Move::NULL; 64]; 64]),
+        }
+    }
+}
+
+impl History {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+
+    /// Forgets the killers (a new search: they belonged to other plies of another tree).
+    pub fn clear_killers(&mut self) {
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+    }
+
+    /// The butterfly score of a quiet move.
+    #[inline]
+    pub fn score(&self, color: Color, mv: Move) -> i32 {
+        self.butterfly[color.index()][mv.from().index()][mv.to().index()]
+    }
+
+    /// The counter-move stored for `previous`.
+    #[inline]
+    pub fn countermove(&self, previous: Move) -> Move {
+        if previous.is_null() {
+            Move::NULL
+        } else {
+            self.countermoves[previous.from().index()][previous.to().index()]
+        }
+    }
+
+    #[inline]
+    fn nudge(entry: &mut i32, bonus: i32) {
+        // Pulls towards ±HISTORY_MAX without reaching it, so old knowledge fades.
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Rewards the quiet move `best` that caused a cutoff at `depth` and penalises the quiet moves
+    /// tried before it.
+    pub fn reward(
+        &mut self,
+        color: Color,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        previous: Move,
+    ) {
+        let bonus = (depth * depth + depth).min(1200);
+        let side = &mut self.butterfly[color.index()];
+        History::nudge(&mut side[best.from().index()][best.to().index()], bonus);
+        for &mv in tried {
+            if mv != best {
+                History::nudge(&mut side[mv.from().index()][mv.to().index()], -bonus);
+            }
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != best {
+            killers[1] = killers[0];
+            killers[0] = best;
+        }
+        if !previous.is_null() {
+            self.countermoves[previous.from().index()][previous.to().index()] = best;
+        }
+    }
+
+    /// Halves every history score: called between searches so the newest results weigh most.
+    pub fn age(&mut self) {
+        for side in self.butterfly.iter_mut() {
+            for row in side.iter_mut() {
+                for v in row.iter_mut() {
+                    *v /= 2;
+                }
+            }
+        }
+    }
+}
+
+const HASH_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 26;
+const COUNTER: i32 = KILLER - 2;
+const BAD_CAPTURE: i32 = -(1 << 28);
+const UNDER_PROMOTION: i32 = -(1 << 29);
+
+/// `true` for a move that is neither a capture nor a promotion.
+#[inline]
+pub fn is_quiet(mv: Move) -> bool {
+    !mv.is_capture() && mv.promotion().is_none()
+}
+
+/// Most valuable victim first, least valuable attacker next.
+#[inline]
+pub fn mvv_lva(mv: Move) -> i32 {
+    let victim = mv.capture().map_or(0, |r| SEE_VALUE[r.index()]);
+    let promotion = mv.promotion().map_or(0, |r| SEE_VALUE[r.index()]);
+    (victim + promotion) * 8 - mv.role().index() as i32
+}
+
+/// Moves with ordering scores, handed out best first.
+pub struct Picker {
+    scores: ArrayVec<i32, MAX_MOVES>,
+    next: usize,
+}
+
+impl Picker {
+    /// Scores `moves` for the main search.
+    pub fn new(
+        pos: &Position,
+        moves: &MoveList,
+        hash_move: Move,
+        history: &History,
+        ply: usize,
+        previous: Move,
+    ) -> Picker {
+        let mut scores = ArrayVec::new();
+        let killers = history.killers[ply];
+        let counter = history.countermove(previous);
+        let color = pos.turn();
+        for &mv in moves.iter() {
+            let score = if mv == hash_move {
+                HASH_MOVE
+            } else if let Some(p) = mv.promotion()
+                && p != Role::Queen
+            {
+                UNDER_PROMOTION + mvv_lva(mv)
+            } else if !is_quiet(mv) {
+                let attacker = SEE_VALUE[mv.role().index()];
+                let victim = mv.capture().map_or(0, |r| SEE_VALUE[r.index()]);
+                if victim >= attacker || mv.promotion().is_some() || see(pos, mv) >= 0 {
+                    GOOD_CAPTURE + mvv_lva(mv)
+                } else {
+                    BAD_CAPTURE + mvv_lva(mv)
+                }
+            } else if mv == killers[0] {
+                KILLER
+            } else if mv == killers[1] {
+                KILLER - 1
+            } else if mv == counter {
+                COUNTER
+            } else {
+                history.score(color, mv)
+            };
+            scores.push(score);
+        }
+        Picker { scores, next: 0 }
+    }
+
+    /// Scores captures and promotions for the quiescence search (or all moves when in check).
+    pub fn captures(moves: &MoveList, hash_move: Move) -> Picker {
+        let mut scores = ArrayVec::new();
+        for &mv in moves.iter() {
+            let score = if mv == hash_move {
+                HASH_MOVE
+            } else if is_quiet(mv) {
+                0
+            } else {
+                GOOD_CAPTURE + mvv_lva(mv)
+            };
+            scores.push(score);
+        }
+        Picker { scores, next: 0 }
+    }
+
+    /// The next best move and its ordering score, or `None` when all were handed out.
+    #[inline]
+    pub fn next(&mut self, moves: &mut MoveList) -> Option<(Move, i32)> {
+        let n = moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let picked = (moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(picked)
+    }
+
+    /// `true` when an ordering score marks a capture that loses material by exchange.
+    #[inline]
+    pub fn is_bad_capture(score: i32) -> bool {
+        (BAD_CAPTURE - (1 << 20)..BAD_CAPTURE + (1 << 20)).contains(&score)
+    }
+
+    /// `true` when an ordering score marks a killer or counter-move.
+    #[inline]
+    pub fn is_killer(score: i32) -> bool {
+        (COUNTER..=KILLER).contains(&score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_move_first_then_captures_then_quiets_then_losing_captures() {
+        // exd5 wins a pawn; Qxd5 loses the queen to cxd5.
+        let pos = Position::from_fen("4k3/8/2p5/3p4/4P3/8/3Q4/4K3 w - - 0 1").expect("test data");
+        let mut moves = pos.legal_moves();
+        let hash = pos.parse_san("Kf1").expect("test data");
+        let history = History::default();
+        let mut picker = Picker::new(&pos, &moves, hash, &history, 0, Move::NULL);
+        let order: Vec<String> = std::iter::from_fn(|| picker.next(&mut moves))
+            .map(|(m, _)| pos.san(m))
+            .collect();
+        assert_eq!(order[0], "Kf1");
+        assert_eq!(order[1], "exd5");
+        assert_eq!(order.last().map(String::as_str), Some("Qxd5"));
+        assert_eq!(order.len(), pos.legal_moves().len());
+    }
+
+    #[test]
+    fn history_rewards_and_fades() {
+        let pos = Position::startpos();
+        let e4 = pos.parse_san("e4").expect("test data");
+        let d4 = pos.parse_san("d4").expect("test data");
+        let mut h = History::default();
+        h.reward(Color::White, 3, 8, e4, &[d4, e4], Move::NULL);
+        assert!(h.score(Color::White, e4) > 0);
+        assert!(h.score(Color::White, d4) < 0);
+        assert_eq!(h.killers[3][0], e4);
+        for _ in 0..1000 {
+            h.reward(Color::White, 3, 20, e4, &[], Move::NULL);
+        }
+        assert!(h.score(Color::White, e4) <= HISTORY_MAX);
+    }
+}

@@ -1,0 +1,128 @@
+//! Search scores: centipawns, and mate distances folded into the same integer range.
+
+use std::fmt;
+
+/// The deepest ply the search reaches (the length of its per-ply arrays).
+pub const MAX_PLY: usize = 128;
+
+/// A score in centipawns from the side to move's point of view; mates are near [`MATE`].
+pub type Value = i32;
+
+/// The score of delivering mate now; mate in `n` plies scores `MATE - n`.
+pub const MATE: Value = 32_000;
+/// Larger than any score; the initial window bound.
+pub const INFINITE: Value = MATE + 1;
+/// Scores at or beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
+/// The score of a draw.
+pub const DRAW: Value = 0;
+
+/// The score for the side to move when it mates in `ply` plies.
+#[inline]
+pub const fn mate_in(ply: usize) -> Value {
+    MATE - ply as Value
+}
+
+/// The score for the side to move when it is mated in `ply` plies.
+#[inline]
+pub const fn mated_in(ply: usize) -> Value {
+    -MATE + ply as Value
+}
+
+/// `true` when `v` announces a forced mate for either side.
+#[inline]
+pub const fn is_mate(v: Value) -> bool {
+    v >= MATE_BOUND || v <= -MATE_BOUND
+}
+
+/// A mate score as stored in the transposition table: relative to the stored node rather than the
+/// root, so it stays right when the node is reached at another ply.
+#[inline]
+pub const fn to_table(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v + ply as Value
+    } else if v <= -MATE_BOUND {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+/// The inverse of [`to_table`].
+#[inline]
+pub const fn from_table(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v - ply as Value
+    } else if v <= -MATE_BOUND {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+/// A score as UCI reports it: centipawns, or moves to mate (negative when the side to move is
+/// mated).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Full moves to mate: `Mate(2)` mates in two, `Mate(-1)` is mated after its next move, and
+    /// `Mate(0)` is already mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The report of a search value.
+    ///
+    /// ```
+    /// use tabla_engine::score::{Score, mate_in, mated_in};
+    /// assert_eq!(Score::from_value(mate_in(3)), Score::Mate(2));
+    /// assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
+    /// assert_eq!(Score::from_value(37), Score::Cp(37));
+    /// ```
+    pub fn from_value(v: Value) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// UCI's form: `cp 37`, `mate 2`, `mate -1`.
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        // Mate in 1 ply = mate in 1 move; in 5 plies = 3 moves; mated in 0 plies = mate 0.
+        assert_eq!(Score::from_value(mate_in(1)), Score::Mate(1));
+        assert_eq!(Score::from_value(mate_in(5)), Score::Mate(3));
+        assert_eq!(Score::from_value(mated_in(0)), Score::Mate(0));
+        assert_eq!(Score::from_value(mated_in(4)), Score::Mate(-2));
+        assert_eq!(Score::Mate(-2).to_string(), "mate -2");
+    }
+
+    #[test]
+    fn table_round_trip_keeps_mate_distance() {
+        for ply in [0, 3, 40] {
+            for v in [mate_in(7), mated_in(12), 150, -3] {
+                assert_eq!(from_table(to_table(v, ply), ply), v);
+            }
+        }
+        // Stored at ply 4 as "mate in 3 from here", read at ply 2: mate in 5 from the root.
+        assert_eq!(from_table(to_table(mate_in(7), 4), 2), mate_in(5));
+    }
+}

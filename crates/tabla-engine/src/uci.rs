@@ -1,0 +1,391 @@
+//! The UCI protocol: a loop reading commands and answering them, with the search on a thread of
+//! its own so that `stop`, `isready` and `quit` are answered while it runs.
+//!
+//! ```
+//! use tabla_engine::{Engine, uci};
+//! let input = b"uci\nisready\nposition startpos moves e2e4\ngo depth 3\nquit\n";
+//! let out = uci::run(Engine::new(), &input[..], Vec::new()).unwrap();
+//! let out = String::from_utf8(out).unwrap();
+//! assert!(out.contains("uciok") && out.contains("readyok"));
+//! assert!(out.lines().last().unwrap().starts_with("bestmove "));
+//! ```
+
+use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, SEARCH_STACK_BYTES};
+use crate::limits::Limits;
+use crate::search::Control;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{Scope, ScopedJoinHandle};
+use std::time::Duration;
+use tabla::{Position, Validation};
+
+/// The engine's name as `uci` reports it.
+pub const ENGINE_NAME: &str = concat!("tabla ", env!("CARGO_PKG_VERSION"));
+/// The author line.
+pub const ENGINE_AUTHOR: &str = "the tabla authors";
+
+const DEFAULT_OVERHEAD_MS: u64 = 30;
+const MAX_OVERHEAD_MS: u64 = 5000;
+
+/// Options set by `setoption`, applied to the engine before each search.
+#[derive(Clone, Debug)]
+struct Settings {
+    hash_mib: usize,
+    multipv: usize,
+    overhead: Duration,
+}
+
+/// A running search: its thread (which hands the engine back) and its controls.
+struct Running<'scope> {
+    handle: ScopedJoinHandle<'scope, Engine>,
+    control: Arc<Control>,
+    /// Set by the search thread, under the output lock, just before it writes `bestmove`.
+    done: Arc<AtomicBool>,
+}
+
+struct Session<'scope, 'env, W: Write + Send> {
+    scope: &'scope Scope<'scope, 'env>,
+    out: &'scope Mutex<W>,
+    engine: Option<Engine>,
+    running: Option<Running<'scope>>,
+    position: Position,
+    settings: Settings,
+    new_game_pending: bool,
+}
+
+/// Runs the UCI loop over `input` until `quit` or the end of input, answering on `output`;
+/// returns the output. Malformed commands get an `info string` and are otherwise ignored.
+pub fn run<R: BufRead, W: Write + Send>(engine: Engine, input: R, output: W) -> io::Result<W> {
+    let out = Mutex::new(output);
+    let result = std::thread::scope(|scope| {
+        let mut session = Session {
+            scope,
+            out: &out,
+            settings: Settings {
+                hash_mib: engine.hash_mib(),
+                multipv: engine.multipv(),
+                overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+            },
+            engine: Some(engine),
+            running: None,
+            position: Position::startpos(),
+            new_game_pending: false,
+        };
+        let mut outcome = Ok(());
+        for line in input.lines() {
+            let line = match line {
+                Ok(l) => l,
+                // Undecodable bytes are one bad command, not the end of the session.
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    if let Err(e) = session.say("info string ignored a line that is not UTF-8") {
+                        outcome = Err(e);
+                        break;
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            };
+            match session.command(&line) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        session.stop_search();
+        outcome
+    });
+    result?;
+    out.into_inner()
+        .map_err(|_| io::Error::other("output lock poisoned"))
+}
+
+/// Runs the UCI loop on standard input and output.
+pub fn run_stdio() -> io::Result<()> {
+    let stdin = io::stdin();
+    run(Engine::new(), stdin.lock(), io::stdout()).map(|_| ())
+}
+
+fn lock<W>(out: &Mutex<W>) -> MutexGuard<'_, W> {
+    // A panic while holding the lock cannot leave a half-written line worth refusing.
+    out.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
+    fn say(&self, line: &str) -> io::Result<()> {
+        let mut out = lock(self.out);
+        writeln!(out, "{line}")?;
+        out.flush()
+    }
+
+    fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.done.load(Ordering::SeqCst))
+    }
+
+    /// Waits for a finished (or finishing) search and takes the engine back.
+    fn join_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            match running.handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                // The search panicked: carry on with a fresh engine rather than die.
+                Err(_) => {
+                    let _ = self.say("info string the search failed; the engine was reset");
+                    self.engine = Some(Engine::new());
+                }
+            }
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(running) = &self.running {
+            running.control.stop.store(true, Ordering::SeqCst);
+            running.control.pondering.store(false, Ordering::SeqCst);
+        }
+        self.join_search();
+    }
+
+    /// Handles one line; `Ok(false)` to quit.
+    fn command(&mut self, line: &str) -> io::Result<bool> {
+        let line = line.trim();
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        match word {
+            "" => {}
+            "uci" => self.uci()?,
+            "isready" => self.say("readyok")?,
+            "debug" => {}
+            "setoption" => self.setoption(rest)?,
+            "register" => {}
+            "ucinewgame" => {
+                if self.is_searching() {
+                    self.say("info string ucinewgame ignored: a search is running (send stop)")?;
+                } else {
+                    self.new_game_pending = true;
+                }
+            }
+            "position" => self.position(rest)?,
+            "go" => self.go(rest)?,
+            "stop" => self.stop_search(),
+            "ponderhit" => {
+                if let Some(r) = &self.running {
+                    r.control.pondering.store(false, Ordering::SeqCst);
+                }
+            }
+            "quit" => return Ok(false),
+            "d" => {
+                let diagram = self.position.text_diagram();
+                let fen = self.position.to_fen();
+                let mut out = lock(self.out);
+                write!(out, "{diagram}")?;
+                writeln!(out, "Fen: {fen}")?;
+                out.flush()?;
+            }
+            _ => self.say(&format!("info string unknown command: {}", clip(line)))?,
+        }
+        Ok(true)
+    }
+
+    fn uci(&self) -> io::Result<()> {
+        let mut out = lock(self.out);
+        writeln!(out, "id name {ENGINE_NAME}")?;
+        writeln!(out, "id author {ENGINE_AUTHOR}")?;
+        writeln!(
+            out,
+            "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
+        )?;
+        writeln!(out, "option name Clear Hash type button")?;
+        writeln!(out, "option name Threads type spin default 1 min 1 max 1")?;
+        writeln!(
+            out,
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        )?;
+        writeln!(
+            out,
+            "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
+        )?;
+        writeln!(out, "option name Ponder type check default false")?;
+        writeln!(out, "uciok")?;
+        out.flush()
+    }
+
+    fn setoption(&mut self, rest: &str) -> io::Result<()> {
+        let Some(after_name) = rest.strip_prefix("name") else {
+            return self.say("info string setoption: expected `setoption name <id> [value <x>]`");
+        };
+        let (name, value) = match after_name.split_once(" value") {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (after_name.trim(), None),
+        };
+        let spin = |min: u64, max: u64| -> Result<u64, String> {
+            let v = value.ok_or_else(|| format!("setoption: {name} needs a value"))?;
+            match v.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "setoption: {name} takes a whole number from {min} to {max}, not {v:?}"
+                )),
+            }
+        };
+        let outcome = match name.to_ascii_lowercase().as_str() {
+            "hash" => spin(1, MAX_HASH_MIB as u64).map(|n| self.settings.hash_mib = n as usize),
+            "threads" => spin(1, 1).map(|_| ()),
+            "multipv" => spin(1, MAX_MULTIPV as u64).map(|n| self.settings.multipv = n as usize),
+            "move overhead" => {
+                spin(0, MAX_OVERHEAD_MS).map(|n| self.settings.overhead = Duration::from_millis(n))
+            }
+            "clear hash" => {
+                self.new_game_pending = true;
+                Ok(())
+            }
+            "ponder" => Ok(()),
+            _ => Err(format!("setoption: no option named {:?}", clip(name))),
+        };
+        match outcome {
+            Ok(()) => Ok(()),
+            Err(message) => self.say(&format!("info string {message}")),
+        }
+    }
+
+    fn position(&mut self, rest: &str) -> io::Result<()> {
+        match parse_position(rest) {
+            Ok(pos) => {
+                self.position = pos;
+                Ok(())
+            }
+            Err(message) => self.say(&format!("info string {message}; position unchanged")),
+        }
+    }
+
+    fn go(&mut self, rest: &str) -> io::Result<()> {
+        if self.is_searching() {
+            return self.say("info string go ignored: a search is running (send stop first)");
+        }
+        self.join_search();
+        let limits = match Limits::parse(rest) {
+            Ok(l) => l,
+            Err(e) => return self.say(&format!("info string {e}; command ignored")),
+        };
+        let Some(mut engine) = self.engine.take() else {
+            return self.say("info string internal error: no engine");
+        };
+        if self.new_game_pending {
+            engine.new_game();
+            self.new_game_pending = false;
+        }
+        engine.set_hash_mib(self.settings.hash_mib);
+        engine.set_multipv(self.settings.multipv);
+        engine.set_move_overhead(self.settings.overhead);
+        let control = Arc::new(Control::default());
+        if limits.ponder {
+            control.pondering.store(true, Ordering::SeqCst);
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let position = self.position.clone();
+        let out = self.out;
+        let thread_control = Arc::clone(&control);
+        let thread_done = Arc::clone(&done);
+        let multipv = self.settings.multipv > 1;
+        let handle = std::thread::Builder::new()
+            .name("tabla-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn_scoped(self.scope, move || {
+                let mut on_info = |info: &crate::Info| {
+                    let mut o = lock(out);
+                    let _ = writeln!(o, "{}", info.uci_line(multipv));
+                    let _ = o.flush();
+                };
+                let result = engine.search_here(&position, &limits, &thread_control, &mut on_info);
+                let mut o = lock(out);
+                thread_done.store(true, Ordering::SeqCst);
+                let _ = writeln!(o, "{}", result.bestmove_line());
+                let _ = o.flush();
+                engine
+            });
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    control,
+                    done,
+                });
+                Ok(())
+            }
+            Err(e) => {
+                self.engine = Some(Engine::new());
+                self.say(&format!(
+                    "info string could not start the search thread: {e}"
+                ))
+            }
+        }
+    }
+}
+
+/// At most 60 characters of untrusted text for an error message.
+fn clip(text: &str) -> String {
+    let mut s: String = text.chars().take(60).collect();
+    if s.len() < text.len() {
+        s.push_str("...");
+    }
+    s
+}
+
+/// Reads `startpos [moves ...]` or `fen <FEN> [moves ...]`.
+///
+/// ```
+/// use tabla_engine::uci::parse_position;
+/// let pos = parse_position("startpos moves e2e4 e7e5 g1f3").unwrap();
+/// assert_eq!(pos.to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+/// assert!(parse_position("startpos moves e2e5").is_err());
+/// assert!(parse_position("fen 8/8/8 w - - 0 1").is_err());
+/// ```
+pub fn parse_position(rest: &str) -> Result<Position, String> {
+    let mut words = rest.split_whitespace();
+    let mut pos = match words.next() {
+        Some("startpos") => Position::startpos(),
+        Some("fen") => {
+            let fen: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
+            let fen = fen.join(" ");
+            let pos = Position::from_fen_with(&fen, Validation::Lenient)
+                .map_err(|e| format!("position: bad FEN {:?}: {e}", clip(&fen)))?;
+            // `take_while` consumed "moves" already: what is left are the moves.
+            return play_moves(pos, words);
+        }
+        Some(other) => {
+            return Err(format!(
+                "position: expected `startpos` or `fen`, not {:?}",
+                clip(other)
+            ));
+        }
+        None => return Err("position: expected `startpos` or `fen`".to_string()),
+    };
+    match words.next() {
+        None => Ok(pos),
+        Some("moves") => {
+            pos = play_moves(pos, words)?;
+            Ok(pos)
+        }
+        Some(other) => Err(format!("position: expected `moves`, not {:?}", clip(other))),
+    }
+}
+
+fn play_moves<'a>(
+    mut pos: Position,
+    moves: impl Iterator<Item = &'a str>,
+) -> Result<Position, String> {
+    for (i, text) in moves.enumerate() {
+        match pos.parse_uci(text) {
+            Ok(mv) => pos.play(mv),
+            Err(e) => return Err(format!("position: move {} ({}): {e}", i + 1, clip(text))),
+        }
+    }
+    Ok(pos)
+}
