@@ -37,8 +37,9 @@ pub enum ErrorKind {
     /// A `[` that does not make a tag pair `[Name "value"]` on one line.
     #[error("malformed tag pair (expected [Name \"value\"] on one line)")]
     MalformedTag,
-    /// A `{` comment still open at the end of the input.
-    #[error("comment not closed before the end of the input")]
+    /// A `{` comment still open at the end of the input, or at a line that starts like a tag
+    /// pair (which ends it, so that a comment left open cannot swallow the games after it).
+    #[error("comment not closed (no '}}' before the end of the input or the next tag pair)")]
     UnterminatedComment,
     /// A `)` with no open variation.
     #[error("')' closes no variation")]

@@ -41,6 +41,19 @@ enum Found {
     Full,
 }
 
+/// How a brace comment ends, in bytes after the read position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum CommentEnd {
+    /// At its `}`.
+    Close(usize),
+    /// At a line end followed by what looks like a tag pair.
+    Cut(usize),
+    /// At the end of the input.
+    Eof,
+    /// At the buffer limit.
+    Full,
+}
+
 /// Bytes that end a move token.
 static DELIMITER: [bool; 256] = {
     let mut table = [false; 256];
@@ -526,26 +539,47 @@ impl<R: Read> Reader<R> {
         let mut last_newline = 0;
         let found = loop {
             match memchr2(b'}', b'\n', &self.buf[self.pos + from..self.end]) {
-                Some(i) if self.buf[self.pos + from + i] == b'}' => break Found::At(from + i),
+                Some(i) if self.buf[self.pos + from + i] == b'}' => {
+                    break CommentEnd::Close(from + i);
+                }
                 Some(i) => {
+                    let at = from + i;
+                    // A line starting like a tag pair ends a comment left open, so that it
+                    // cannot swallow the games after it.
+                    while self.end - self.pos < at + 3 && !self.eof {
+                        if self.fill()? == Fill::Full {
+                            break;
+                        }
+                    }
+                    let next = &self.buf[self.pos + at + 1..self.end];
+                    if next.first() == Some(&b'[')
+                        && next.get(1).is_some_and(u8::is_ascii_alphabetic)
+                    {
+                        break CommentEnd::Cut(at);
+                    }
                     newlines += 1;
-                    last_newline = from + i;
-                    from += i + 1;
+                    last_newline = at;
+                    from = at + 1;
                 }
                 None => {
                     from = self.end - self.pos;
                     match self.fill()? {
                         Fill::Read => {}
-                        Fill::Eof => break Found::Eof,
-                        Fill::Full => break Found::Full,
+                        Fill::Eof => break CommentEnd::Eof,
+                        Fill::Full => break CommentEnd::Full,
                     }
                 }
             }
         };
         let end = match found {
-            Found::At(close) => close,
-            Found::Eof => self.end - self.pos,
-            Found::Full => {
+            CommentEnd::Close(close) => close,
+            CommentEnd::Cut(at) => {
+                newlines += 1;
+                last_newline = at;
+                at
+            }
+            CommentEnd::Eof => self.end - self.pos,
+            CommentEnd::Full => {
                 if !quiet {
                     let kind = ErrorKind::TokenTooLong {
                         limit: self.max_buffer,
@@ -558,7 +592,7 @@ impl<R: Read> Reader<R> {
         };
         if !quiet {
             visitor.comment(RawComment(&self.buf[self.pos + 1..self.pos + end]));
-            if found == Found::Eof {
+            if matches!(found, CommentEnd::Eof | CommentEnd::Cut(_)) {
                 visitor.syntax_error(ErrorKind::UnterminatedComment, b"{", location);
             }
         }

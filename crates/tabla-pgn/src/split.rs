@@ -2,10 +2,13 @@
 //! ranges and each game read by exactly one of them.
 //!
 //! A game start, for this purpose, is a line beginning with `[` and a letter (a tag pair) whose
-//! nearest earlier line that is neither blank nor a `%` escape line is not itself such a tag
-//! line: the first tag of a tag section. The sequential reader begins a game there too, so
-//! cutting at these points gives the same games as reading the whole file, provided no `{}`
-//! comment spanning several lines has a line that looks like the first tag of a game.
+//! nearest earlier line that is not blank, nor a `%`, `;` or `{` line, neither starts with `[`
+//! nor holds `[` followed by a letter: the first tag of a tag section. The sequential reader
+//! begins a game there too: in movetext a `[` and a letter starts the next game, and a `{`
+//! comment left open ends at such a line. So cutting at these points gives the same games as
+//! reading the whole file. (One shape escapes the rule: a `{}` comment spanning lines inside a
+//! tag section, followed by more tags.) Lines that only might be game starts are not used:
+//! that can make ranges uneven, never wrong.
 
 use crate::Reader;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
@@ -13,21 +16,29 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 /// How a line counts when looking for the first tag of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum LineKind {
-    /// Blank, or a `%` escape line: ignored.
+    /// Blank, or starting with `%`, `;` or `{`, with no tag in it: ignored.
     Transparent,
-    /// Starts with `[` and a letter.
+    /// Starts with `[`, or holds `[` followed by a letter somewhere.
     Tag,
     /// Anything else.
     Other,
 }
 
 fn classify(line: &[u8]) -> LineKind {
-    match line {
-        [b'[', c, ..] if c.is_ascii_alphabetic() => LineKind::Tag,
-        [b'%', ..] => LineKind::Transparent,
-        _ if line.iter().all(u8::is_ascii_whitespace) => LineKind::Transparent,
-        _ => LineKind::Other,
+    let has_tag = memchr::memchr_iter(b'[', line)
+        .any(|i| line.get(i + 1).is_some_and(u8::is_ascii_alphabetic));
+    match line.iter().find(|b| !b.is_ascii_whitespace()) {
+        // A malformed tag still belongs to the tag section it is in.
+        _ if has_tag => LineKind::Tag,
+        Some(b'[') => LineKind::Tag,
+        None | Some(b'%' | b';' | b'{') => LineKind::Transparent,
+        Some(_) => LineKind::Other,
     }
+}
+
+/// `true` when the line starts with `[` and a letter.
+fn starts_with_tag(line: &[u8]) -> bool {
+    matches!(line, [b'[', c, ..] if c.is_ascii_alphabetic())
 }
 
 /// The offset of the first game start at or after `from` (see the module documentation), or
@@ -63,7 +74,7 @@ pub fn find_game_start<R: Read + Seek>(input: &mut R, from: u64) -> io::Result<O
             return Ok(None);
         }
         let kind = classify(&line);
-        if offset >= from && kind == LineKind::Tag && previous != LineKind::Tag {
+        if offset >= from && starts_with_tag(&line) && previous != LineKind::Tag {
             return Ok(Some(offset));
         }
         if kind != LineKind::Transparent {

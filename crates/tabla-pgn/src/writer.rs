@@ -158,13 +158,26 @@ impl Movetext {
         }
         // Split at single spaces, so that a line break stands for exactly one space (the reader
         // reads line ends in comments as spaces).
-        self.token("{");
+        // A line starting with `[` and a letter would end the comment when read back (see
+        // the reader), so such a word stays on the line of the word before it.
+        let mut words: Vec<String> = vec!["{".to_owned()];
         if !text.is_empty() {
             for word in text.split(' ') {
-                self.token(word);
+                let looks_like_tag = word.starts_with('[')
+                    && word[1..].starts_with(|c: char| c.is_ascii_alphabetic());
+                match words.last_mut() {
+                    Some(last) if looks_like_tag => {
+                        last.push(' ');
+                        last.push_str(word);
+                    }
+                    _ => words.push(word.to_owned()),
+                }
             }
         }
-        self.token("}");
+        words.push("}".to_owned());
+        for word in &words {
+            self.token(word);
+        }
     }
 
     fn line(&mut self, line: &Line) {

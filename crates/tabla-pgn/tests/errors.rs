@@ -135,6 +135,21 @@ fn unterminated_comment_keeps_its_text() {
 }
 
 #[test]
+fn a_comment_left_open_does_not_swallow_the_next_games() {
+    let games = read_all("[Event \"1\"]\n\n1. e4 {open\nstill open\n[Event \"2\"]\n\n1. d4 *");
+    assert_eq!(games.len(), 2);
+    let e = only_error(&games[0]);
+    assert_eq!(e.kind, ErrorKind::UnterminatedComment);
+    assert_eq!(
+        games[0].moves.nodes[0].comments_after[0].text,
+        "open still open"
+    );
+    assert_eq!(games[1].tag("Event"), Some("2"));
+    assert_eq!(games[1].location.line, 5);
+    assert_eq!(sans(&games[1]), ["d4"]);
+}
+
+#[test]
 fn unmatched_parenthesis() {
     let games = read_all("1. e4 ) e5 *");
     let e = only_error(&games[0]);

@@ -43,18 +43,34 @@ fn games_are_the_same_however_a_file_is_cut() {
 }
 
 #[test]
-fn every_cut_point_of_a_small_file_gives_each_game_once() {
-    let pgn = b"[Event \"1\"]\n[Site \"?\"]\n\n1. e4 e5 {c} 1-0\n\n[Event \"2\"]\n\n\
-                [Site \"blank line inside the tags\"]\n\n1. d4 *\n\n[Event \"3\"]\n\n1. c4 0-1\n";
-    let whole: Vec<String> = read_all(pgn).iter().map(dump_game).collect();
-    assert_eq!(whole.len(), 3);
-    for cut in 0..=pgn.len() as u64 {
-        let mut games = Vec::new();
-        for (start, end) in [(0, cut), (cut, pgn.len() as u64)] {
-            let mut reader = Reader::range(Cursor::new(&pgn[..]), start, end).expect("seekable");
-            games.extend(reader.games().map(|g| dump_game(&g.expect("reads"))));
+fn every_cut_point_of_small_files_gives_each_game_once() {
+    let inputs: [&[u8]; 4] = [
+        b"[Event \"1\"]\n[Site \"?\"]\n\n1. e4 e5 {c} 1-0\n\n[Event \"2\"]\n\n\
+          [Site \"blank line inside the tags\"]\n\n1. d4 *\n\n[Event \"3\"]\n\n1. c4 0-1\n",
+        // A game starting in the middle of a line (found by fuzzing): its second tag line must
+        // not be taken for the start of a game.
+        b"[Event \"1\"]\n\n1. e4 e5 (1... c5 2.[Event \"2\"]\n[Site \"x\"]\n\n1. d4 *\n",
+        // Comment and escape lines inside a tag section.
+        b"1. e4 *\n[Event \"2\"]\n; note\n{c}\n% escape\n[Site \"x\"]\n\n1. d4 *\n",
+        // A malformed tag line inside a tag section (found by fuzzing).
+        b"1. e4 *\n\n[Event \"2\"]\n[1p1/k \"c6 Nf6]\n[Datc3 Nb4 0-1\n\n1. d4 *\n",
+    ];
+    for pgn in inputs {
+        let whole: Vec<String> = read_all(pgn).iter().map(dump_game).collect();
+        assert!(whole.len() >= 2);
+        for cut in 0..=pgn.len() as u64 {
+            let mut games = Vec::new();
+            for (start, end) in [(0, cut), (cut, pgn.len() as u64)] {
+                let mut reader = Reader::range(Cursor::new(pgn), start, end).expect("seekable");
+                games.extend(reader.games().map(|g| dump_game(&g.expect("reads"))));
+            }
+            assert_eq!(
+                games,
+                whole,
+                "cut at {cut} of {:?}",
+                String::from_utf8_lossy(pgn)
+            );
         }
-        assert_eq!(games, whole, "cut at {cut}");
     }
 }
 
