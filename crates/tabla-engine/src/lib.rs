@@ -19,7 +19,8 @@
 //! assert_eq!(pos.san(result.best.unwrap()), "Bh6");
 //! ```
 //!
-//! Exact endgame knowledge (the KBNK table, say) plugs in through [`oracle::EndgameOracle`].
+//! Exact endgame knowledge plugs in through [`oracle::EndgameOracle`]; [`tables::EndgameTables`]
+//! provides it from `tabla-endgame`'s KBNK (and KQK, KRK) tables.
 
 pub mod bench;
 pub mod check;
@@ -37,6 +38,7 @@ mod pst;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod tables;
 pub mod tapered;
 pub mod tt;
 pub mod uci;
@@ -48,3 +50,4 @@ pub use limits::Limits;
 pub use oracle::{EndgameOracle, OracleValue};
 pub use score::Score;
 pub use search::Control;
+pub use tables::EndgameTables;

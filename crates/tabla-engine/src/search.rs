@@ -244,6 +244,16 @@ impl<'a, 'c> Worker<'a, 'c> {
         self.pv_len[ply] = child_len;
     }
 
+    /// The endgame oracle's exact value, when it knows the position.
+    #[inline]
+    fn probe_oracle(&self, ply: usize) -> Option<Value> {
+        let oracle = self.oracle?;
+        if ply == 0 || self.pos.occupied().count() > oracle.max_men() {
+            return None;
+        }
+        oracle.probe(&self.pos).map(|v| v.value(ply))
+    }
+
     fn evaluate(&mut self) -> Value {
         self.evaluator.evaluate(&self.pos)
     }
@@ -278,11 +288,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             if men <= 4 && self.pos.is_insufficient_material() {
                 return DRAW;
             }
-            if let Some(oracle) = self.oracle
-                && men <= oracle.max_men()
-                && let Some(v) = oracle.probe(&self.pos)
-            {
-                return v.value(ply);
+            if let Some(v) = self.probe_oracle(ply) {
+                return v;
             }
             // Mate distance pruning: no line from here beats a mate already found nearer the root.
             alpha = alpha.max(mated_in(ply));
@@ -559,6 +566,9 @@ impl<'a, 'c> Worker<'a, 'c> {
         self.seldepth = self.seldepth.max(ply);
         if self.is_repetition() || self.pos.halfmoves() >= 100 {
             return DRAW;
+        }
+        if let Some(v) = self.probe_oracle(ply) {
+            return v;
         }
         let in_check = self.pos.is_check();
         if ply >= MAX_PLY - 1 {

@@ -13,10 +13,11 @@
 use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, SEARCH_STACK_BYTES};
 use crate::limits::Limits;
 use crate::search::Control;
+use crate::tables::EndgameTables;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::{Scope, ScopedJoinHandle};
+use std::thread::{JoinHandle, Scope, ScopedJoinHandle};
 use std::time::Duration;
 use tabla::{Position, Validation};
 
@@ -52,11 +53,23 @@ struct Session<'scope, 'env, W: Write + Send> {
     position: Position,
     settings: Settings,
     new_game_pending: bool,
+    tables: Option<JoinHandle<EndgameTables>>,
 }
 
 /// Runs the UCI loop over `input` until `quit` or the end of input, answering on `output`;
 /// returns the output. Malformed commands get an `info string` and are otherwise ignored.
 pub fn run<R: BufRead, W: Write + Send>(engine: Engine, input: R, output: W) -> io::Result<W> {
+    run_with_tables(engine, None, input, output)
+}
+
+/// [`run`], with endgame tables being generated on another thread: they are plugged into the
+/// engine at the first `isready` or `go` (which wait for them).
+pub fn run_with_tables<R: BufRead, W: Write + Send>(
+    engine: Engine,
+    tables: Option<JoinHandle<EndgameTables>>,
+    input: R,
+    output: W,
+) -> io::Result<W> {
     let out = Mutex::new(output);
     let result = std::thread::scope(|scope| {
         let mut session = Session {
@@ -71,6 +84,7 @@ pub fn run<R: BufRead, W: Write + Send>(engine: Engine, input: R, output: W) -> 
             running: None,
             position: Position::startpos(),
             new_game_pending: false,
+            tables,
         };
         let mut outcome = Ok(());
         for line in input.lines() {
@@ -106,10 +120,11 @@ pub fn run<R: BufRead, W: Write + Send>(engine: Engine, input: R, output: W) -> 
         .map_err(|_| io::Error::other("output lock poisoned"))
 }
 
-/// Runs the UCI loop on standard input and output.
+/// Runs the UCI loop on standard input and output, with the KBNK, KQK and KRK tables.
 pub fn run_stdio() -> io::Result<()> {
     let stdin = io::stdin();
-    run(Engine::new(), stdin.lock(), io::stdout()).map(|_| ())
+    let tables = std::thread::spawn(EndgameTables::standard);
+    run_with_tables(Engine::new(), Some(tables), stdin.lock(), io::stdout()).map(|_| ())
 }
 
 fn lock<W>(out: &Mutex<W>) -> MutexGuard<'_, W> {
@@ -144,6 +159,24 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
         }
     }
 
+    /// Waits for the endgame tables being generated and hands them to the engine.
+    fn attach_tables(&mut self) {
+        let Some(handle) = self.tables.take() else {
+            return;
+        };
+        match (handle.join(), self.engine.as_mut()) {
+            (Ok(tables), Some(engine)) => engine.set_oracle(Some(Arc::new(tables))),
+            // While a search holds the engine, keep them for the next `go`.
+            (Ok(tables), None) => {
+                let ready = std::thread::spawn(move || tables);
+                self.tables = Some(ready);
+            }
+            (Err(_), _) => {
+                let _ = self.say("info string endgame tables unavailable");
+            }
+        }
+    }
+
     fn stop_search(&mut self) {
         if let Some(running) = &self.running {
             running.control.stop.store(true, Ordering::SeqCst);
@@ -162,7 +195,10 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
         match word {
             "" => {}
             "uci" => self.uci()?,
-            "isready" => self.say("readyok")?,
+            "isready" => {
+                self.attach_tables();
+                self.say("readyok")?
+            }
             "debug" => {}
             "setoption" => self.setoption(rest)?,
             "register" => {}
@@ -270,6 +306,7 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
             return self.say("info string go ignored: a search is running (send stop first)");
         }
         self.join_search();
+        self.attach_tables();
         let limits = match Limits::parse(rest) {
             Ok(l) => l,
             Err(e) => return self.say(&format!("info string {e}; command ignored")),

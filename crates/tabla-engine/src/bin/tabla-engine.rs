@@ -4,8 +4,9 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 use tabla::Position;
-use tabla_engine::{Engine, Limits, bench, go, uci};
+use tabla_engine::{EndgameTables, Engine, Limits, bench, go, uci};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,13 +32,9 @@ fn main() -> ExitCode {
                 Ok(p) => p,
                 Err(e) => return usage(&format!("bad FEN: {e}")),
             };
-            go::go(
-                &pos,
-                &Limits::depth(depth),
-                &mut Engine::new(),
-                &mut io::stdout(),
-            )
-            .map(|_| ())
+            let mut engine = Engine::new();
+            engine.set_oracle(Some(Arc::new(EndgameTables::standard())));
+            go::go(&pos, &Limits::depth(depth), &mut engine, &mut io::stdout()).map(|_| ())
         }
         Some(other) => return usage(&format!("unknown command {other:?}")),
     };

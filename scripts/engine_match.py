@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Play tabla against Stockfish at limited strength and estimate tabla's Elo.
+
+A benchmark, not a test. python-chess's chess.engine drives both engines over UCI; Stockfish
+(Debian's 15.1: `apt-get install stockfish`) plays with UCI_LimitStrength at each UCI_Elo level
+given. Each opening is played twice with colours swapped; the clock is kept here (default
+10 s + 0.1 s a move) and a side whose clock runs out loses.
+
+    scripts/engine_match.py [--elo 1800 2100 2400] [--games 12] [--base 10] [--inc 0.1]
+                            [--engine PATH] [--stockfish PATH] [--pgn FILE]
+
+For every level it prints wins, draws and losses (from tabla's side), the score, and the Elo
+difference with a 95% error margin; tabla's estimate is the level plus that difference.
+"""
+
+import argparse
+import math
+import pathlib
+import sys
+import time
+
+import chess
+import chess.engine
+import chess.pgn
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# Balanced, well-known opening lines (SAN from the start position), chosen for this script.
+OPENINGS = [
+    "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6",
+    "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6",
+    "d4 d5 c4 e6 Nc3 Nf6 Bg5 Be7",
+    "d4 Nf6 c4 g6 Nc3 Bg7 e4 d6 Nf3 O-O",
+    "e4 e6 d4 d5 Nc3 Nf6 Bg5 Be7",
+    "e4 c6 d4 d5 e5 Bf5 Nf3 e6",
+    "c4 e5 Nc3 Nf6 Nf3 Nc6 g3 d5",
+    "d4 Nf6 c4 e6 Nf3 b6 g3 Bb7",
+    "e4 e5 Nf3 Nc6 Bc4 Bc5 c3 Nf6 d3 d6",
+    "Nf3 d5 g3 Nf6 Bg2 e6 O-O Be7 d3 O-O",
+    "d4 d5 c4 c6 Nf3 Nf6 Nc3 dxc4 a4 Bf5",
+    "e4 e5 Nf3 Nf6 Nxe5 d6 Nf3 Nxe4 d4 d5",
+    "e4 c5 Nc3 Nc6 g3 g6 Bg2 Bg7 d3 d6",
+    "d4 f5 g3 Nf6 Bg2 e6 Nf3 Be7 O-O O-O",
+    "e4 d6 d4 Nf6 Nc3 g6 Be3 Bg7 Qd2 c6",
+    "c4 c5 Nc3 Nc6 g3 g6 Bg2 Bg7 Nf3 e6",
+]
+
+
+def opening_board(line: str) -> chess.Board:
+    board = chess.Board()
+    for san in line.split():
+        board.push_san(san)
+    return board
+
+
+def play_game(tabla, stockfish, tabla_white, opening, base, inc, max_plies=400):
+    """Plays one game; returns (result for tabla in {1, 0.5, 0}, termination, game)."""
+    board = opening_board(opening)
+    clocks = {chess.WHITE: base, chess.BLACK: base}
+    engines = {
+        chess.WHITE: tabla if tabla_white else stockfish,
+        chess.BLACK: stockfish if tabla_white else tabla,
+    }
+    # A fresh key per game: python-chess then sends ucinewgame to both engines.
+    game_id = object()
+    termination = None
+    winner = None
+    while not board.is_game_over(claim_draw=True):
+        if board.ply() >= max_plies:
+            termination = "move limit (adjudicated draw)"
+            break
+        side = board.turn
+        limit = chess.engine.Limit(
+            white_clock=clocks[chess.WHITE],
+            black_clock=clocks[chess.BLACK],
+            white_inc=inc,
+            black_inc=inc,
+        )
+        started = time.monotonic()
+        try:
+            result = engines[side].play(board, limit, game=game_id)
+        except chess.engine.EngineError as e:
+            termination = f"engine error: {e}"
+            winner = not side
+            break
+        used = time.monotonic() - started
+        clocks[side] -= used
+        if clocks[side] < 0:
+            termination = "time forfeit"
+            winner = not side
+            break
+        clocks[side] += inc
+        if result.move is None or result.move not in board.legal_moves:
+            termination = f"illegal or no move {result.move}"
+            winner = not side
+            break
+        board.push(result.move)
+    if termination is None:
+        outcome = board.outcome(claim_draw=True)
+        termination = outcome.termination.name.lower()
+        winner = outcome.winner
+    tabla_color = chess.WHITE if tabla_white else chess.BLACK
+    if winner is None:
+        score = 0.5
+    else:
+        score = 1.0 if winner == tabla_color else 0.0
+    game = chess.pgn.Game.from_board(board)
+    game.headers["White"] = "tabla" if tabla_white else "Stockfish"
+    game.headers["Black"] = "Stockfish" if tabla_white else "tabla"
+    game.headers["Termination"] = termination
+    if winner is None:
+        game.headers["Result"] = "1/2-1/2"
+    else:
+        game.headers["Result"] = "1-0" if winner == chess.WHITE else "0-1"
+    return score, termination, game
+
+
+def elo_with_margin(wins, draws, losses):
+    """Elo difference and its 95% margin from a trinomial result (None when undefined)."""
+    n = wins + draws + losses
+    if n == 0:
+        return None, None
+    p = (wins + 0.5 * draws) / n
+    var = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p**2) / n
+    stderr = math.sqrt(var / n)
+
+    def elo(q):
+        q = min(max(q, 1e-4), 1 - 1e-4)
+        return -400 * math.log10(1 / q - 1)
+
+    diff = elo(p)
+    margin = (elo(p + 1.96 * stderr) - elo(p - 1.96 * stderr)) / 2
+    return diff, margin
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default=str(ROOT / "target/release/tabla-engine"))
+    parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--elo", type=int, nargs="+", default=[1800, 2100, 2400])
+    parser.add_argument("--games", type=int, default=12, help="games per level (even)")
+    parser.add_argument("--base", type=float, default=10.0, help="seconds per game each")
+    parser.add_argument("--inc", type=float, default=0.1, help="increment per move, seconds")
+    parser.add_argument("--hash", type=int, default=32)
+    parser.add_argument("--pgn", help="append the games to this PGN file")
+    args = parser.parse_args()
+
+    tabla = chess.engine.SimpleEngine.popen_uci(args.engine)
+    tabla.configure({"Hash": args.hash})
+    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    print(f"{tabla.id.get('name')} vs {stockfish.id.get('name')}, "
+          f"{args.base:g} s + {args.inc:g} s, {args.games} games a level")
+    summary = []
+    try:
+        for level in args.elo:
+            stockfish.configure(
+                {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": level}
+            )
+            w = d = l = 0
+            for i in range(args.games):
+                opening = OPENINGS[(i // 2) % len(OPENINGS)]
+                tabla_white = i % 2 == 0
+                score, why, game = play_game(
+                    tabla, stockfish, tabla_white, opening, args.base, args.inc
+                )
+                if score == 1:
+                    w += 1
+                elif score == 0:
+                    l += 1
+                else:
+                    d += 1
+                colour = "white" if tabla_white else "black"
+                print(f"  Elo {level} game {i + 1:3}: tabla {colour:5} "
+                      f"{game.headers['Result']:7} ({why}, {len(list(game.mainline_moves()))} plies)",
+                      flush=True)
+                if args.pgn:
+                    game.headers["Event"] = f"tabla vs Stockfish UCI_Elo {level}"
+                    with open(args.pgn, "a", encoding="utf-8") as f:
+                        print(game, file=f, end="\n\n")
+            diff, margin = elo_with_margin(w, d, l)
+            n = w + d + l
+            pct = 100 * (w + 0.5 * d) / n
+            line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
+                    f"Elo diff {diff:+.0f} ± {margin:.0f}  => tabla ≈ {level + diff:.0f}")
+            summary.append(line)
+            print(line, flush=True)
+    finally:
+        tabla.quit()
+        stockfish.quit()
+    print("\n".join(["summary:"] + summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
