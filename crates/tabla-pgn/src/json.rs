@@ -85,30 +85,31 @@ fn json_move(node: &Node) -> JsonMove<'_> {
     }
 }
 
-/// The game as a JSON value: `tags` (an object, in the order written), `result`, `start_fen`
-/// (`null` when the tags give no playable start), `moves` (each with `san`, `lan` in the long
-/// form, `uci`, `fen` after the move, `comments`, `nags`, `clock` and `emt` in seconds, `eval`
-/// as `{"centipawns": n}` or `{"mate": n}`, `shapes` as `"Ge2e4"`, and `variations`, lists of
-/// moves of the same shape), `error` with the message of the error that stopped the mainline
-/// when one did, and `errors` with every error when there were any.
+/// The game as one line of JSON (no line end): `tags` (an object, in the order written),
+/// `result`, `start_fen` (`null` when the tags give no playable start), `moves` (each with
+/// `san`, `lan` in the long form, `uci`, `fen` after the move, `comments`, `nags`, `clock` and
+/// `emt` in seconds, `eval` as `{"centipawns": n}` or `{"mate": n}`, `shapes` as `"Ge2e4"`, and
+/// `variations`, lists of moves of the same shape), `error` with the message of the error that
+/// stopped the mainline when one did, and `errors` with every error when there were any.
 ///
 /// ```
 /// use tabla_pgn::{Reader, game_json};
 /// let pgn = "[White \"A\"]\n\n1. e4 { [%clk 0:05:00] [%eval 0.17] } 1... e5 2. Ke3 *";
 /// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
-/// let json = game_json(&game);
-/// assert_eq!(json["tags"]["White"], "A");
+/// let line = game_json(&game);
+/// assert!(line.starts_with(r#"{"tags":{"White":"A"},"result":"*","start_fen":"#));
+/// let json: serde_json::Value = serde_json::from_str(&line).unwrap();
 /// assert_eq!(json["moves"][0]["lan"], "e2-e4");
 /// assert_eq!(json["moves"][0]["clock"], 300.0);
 /// assert_eq!(json["moves"][0]["eval"]["centipawns"], 17);
 /// assert_eq!(json["moves"].as_array().unwrap().len(), 2);
 /// assert!(json["error"].as_str().unwrap().contains("illegal"));
 /// ```
-pub fn game_json(game: &Game) -> serde_json::Value {
+pub fn game_json(game: &Game) -> String {
     let value = JsonGame {
         tags: Tags(&game.tags),
         result: game.result(),
-        start_fen: game.start.as_ref().map(|p| p.to_fen()),
+        start_fen: game.start.as_ref().map(crate::fen),
         moves: json_line(&game.moves),
         error: game
             .errors
@@ -117,5 +118,6 @@ pub fn game_json(game: &Game) -> serde_json::Value {
             .map(|e| e.to_string()),
         errors: game.errors.iter().map(|e| e.to_string()).collect(),
     };
-    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+    // Only strings, numbers and lists: serialising cannot fail.
+    serde_json::to_string(&value).unwrap_or_default()
 }

@@ -131,20 +131,25 @@ impl std::fmt::Display for CheckTotals {
 }
 
 /// Replays every game of `input` with legality, calling `on_game` with each game's summary
-/// (mainline FENs included when `with_fens`), and returns the totals.
+/// (mainline FENs included when `with_fens`), and returns the totals. An error returned by
+/// `on_game` (say, a closed output) stops the reading and is returned.
 ///
 /// ```
 /// use tabla_pgn::check;
 /// let pgn = "1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
 /// let mut errors = Vec::new();
-/// let totals = check(pgn.as_bytes(), false, |g| errors.extend(g.errors.iter().map(|e| e.to_string()))).unwrap();
+/// let totals = check(pgn.as_bytes(), false, |g| {
+///     errors.extend(g.errors.iter().map(|e| e.to_string()));
+///     Ok(())
+/// })
+/// .unwrap();
 /// assert_eq!(totals.to_string(), "games 2, moves 4, errors 1");
 /// assert_eq!(errors, ["game 1, 1:13, move 2.: \"Ke3\": illegal move in this position"]);
 /// ```
 pub fn check<R: Read>(
     input: R,
     with_fens: bool,
-    mut on_game: impl FnMut(&GameSummary),
+    mut on_game: impl FnMut(&GameSummary) -> io::Result<()>,
 ) -> io::Result<CheckTotals> {
     let mut reader = Reader::new(input);
     let mut visitor = Replayer::new(Summarize::new(with_fens));
@@ -153,7 +158,7 @@ pub fn check<R: Read>(
         totals.games += 1;
         totals.moves += summary.plies as u64;
         totals.errors += summary.errors.len() as u64;
-        on_game(&summary);
+        on_game(&summary)?;
     }
     Ok(totals)
 }
