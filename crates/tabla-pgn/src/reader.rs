@@ -182,7 +182,9 @@ impl<R: Read> Reader<R> {
             self.ensure(LOOKAHEAD)?;
             match self.available().first() {
                 Some(b'%') if self.offset() == self.line_start => self.skip_line()?,
-                Some(b'{') => self.read_brace_comment(&mut leading, false)?,
+                Some(b'{') => {
+                    self.read_brace_comment(&mut leading, false)?;
+                }
                 Some(b';') => self.read_line_comment(&mut leading, false)?,
                 _ => break,
             }
@@ -360,7 +362,13 @@ impl<R: Read> Reader<R> {
             match self.available().first() {
                 Some(b'[') => self.read_tag(visitor)?,
                 Some(b'%') if self.offset() == self.line_start => self.skip_line()?,
-                Some(b'{') => self.read_brace_comment(visitor, false)?,
+                // A comment over several lines ends the tag section, as it does for the range
+                // reader's search for game starts (see `split`).
+                Some(b'{') => {
+                    if self.read_brace_comment(visitor, false)? {
+                        return Ok(());
+                    }
+                }
                 Some(b';') => self.read_line_comment(visitor, false)?,
                 _ => return Ok(()),
             }
@@ -420,7 +428,9 @@ impl<R: Read> Reader<R> {
             };
             let quiet = skip_from.is_some();
             match b {
-                b'{' => self.read_brace_comment(visitor, quiet)?,
+                b'{' => {
+                    self.read_brace_comment(visitor, quiet)?;
+                }
                 b';' => self.read_line_comment(visitor, quiet)?,
                 b'%' if self.offset() == self.line_start => self.skip_line()?,
                 b'(' => {
@@ -523,7 +533,9 @@ impl<R: Read> Reader<R> {
             self.skip_whitespace()?;
             self.ensure(1)?;
             match self.available().first() {
-                Some(b'{') => self.read_brace_comment(visitor, quiet)?,
+                Some(b'{') => {
+                    self.read_brace_comment(visitor, quiet)?;
+                }
                 Some(b';') => self.read_line_comment(visitor, quiet)?,
                 Some(b'%') if self.offset() == self.line_start => self.skip_line()?,
                 _ => return Ok(()),
@@ -531,7 +543,8 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    fn read_brace_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<()> {
+    /// Reads a `{}` comment; `true` when it spanned lines.
+    fn read_brace_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<bool> {
         let location = self.location();
         // One scan for the closing brace and the line ends before it, which are counted here.
         let mut from = 1;
@@ -587,7 +600,7 @@ impl<R: Read> Reader<R> {
                     visitor.syntax_error(kind, b"{", location);
                 }
                 self.discard_through(b'}')?;
-                return Ok(());
+                return Ok(true);
             }
         };
         if !quiet {
@@ -601,7 +614,7 @@ impl<R: Read> Reader<R> {
             self.line_start = self.base + (self.pos + last_newline + 1) as u64;
         }
         self.pos = (self.pos + end + 1).min(self.end);
-        Ok(())
+        Ok(newlines > 0)
     }
 
     fn read_line_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<()> {

@@ -4,11 +4,10 @@
 //! A game start, for this purpose, is a line beginning with `[` and a letter (a tag pair) whose
 //! nearest earlier line that is not blank, nor a `%`, `;` or `{` line, neither starts with `[`
 //! nor holds `[` followed by a letter: the first tag of a tag section. The sequential reader
-//! begins a game there too: in movetext a `[` and a letter starts the next game, and a `{`
-//! comment left open ends at such a line. So cutting at these points gives the same games as
-//! reading the whole file. (One shape escapes the rule: a `{}` comment spanning lines inside a
-//! tag section, followed by more tags.) Lines that only might be game starts are not used:
-//! that can make ranges uneven, never wrong.
+//! begins a game there too: in movetext a `[` and a letter starts the next game, a `{` comment
+//! left open ends at such a line, and a comment over several lines ends a tag section. So
+//! cutting at these points gives the same games as reading the whole file. Lines that only
+//! might be game starts are not used: that can make ranges uneven, never wrong.
 
 use crate::Reader;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};

@@ -270,6 +270,18 @@ fn games_without_blank_lines_between() {
 }
 
 #[test]
+fn a_comment_over_several_lines_ends_the_tag_section() {
+    let games = read_all(b"[Event \"1\"]\n{note\nover lines}\n[Site \"x\"]\n\n1. e4 *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Event"), Some("1"));
+    assert_eq!(games[0].moves.comments[0].text, "note over lines");
+    assert_eq!(games[1].tag("Site"), Some("x"));
+    // On one line, the tags go on.
+    let games = read_all(b"[Event \"1\"]\n{note}\n[Site \"x\"]\n\n1. e4 *");
+    assert_eq!(games.len(), 1);
+}
+
+#[test]
 fn comments_after_the_result_belong_to_the_game() {
     let games = read_all(b"1. e4 e5 1-0 {White resigned? No: a note}\n\n[Event \"2\"]\n1. d4 *");
     assert_eq!(games.len(), 2);
