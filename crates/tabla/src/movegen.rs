@@ -187,11 +187,21 @@ impl Position {
         let us = self.turn();
         let occ = self.occupied();
         let ours = self.by_color(us);
-        for from in self.pieces(us, Role::Knight) & !pinned {
+        // With a single target square (resolving SAN, UCI, checking one move), only pieces that
+        // reach it need looking at: attacks are symmetric, so they are found from the target.
+        let (knight_from, diagonal_from, line_from) = match target.single() {
+            Some(to) => (
+                knight_attacks(to),
+                bishop_attacks(to, occ),
+                rook_attacks(to, occ),
+            ),
+            None => (Bitboard::FULL, Bitboard::FULL, Bitboard::FULL),
+        };
+        for from in self.pieces(us, Role::Knight) & !pinned & knight_from {
             self.push_targets(moves, from, Role::Knight, knight_attacks(from) & target);
         }
         let queens = self.by_role(Role::Queen);
-        for from in (self.by_role(Role::Bishop) | queens) & ours {
+        for from in (self.by_role(Role::Bishop) | queens) & ours & diagonal_from {
             let mut to = bishop_attacks(from, occ) & target;
             if pinned.contains(from) {
                 to &= line(king, from);
@@ -203,7 +213,7 @@ impl Position {
             };
             self.push_targets(moves, from, role, to);
         }
-        for from in (self.by_role(Role::Rook) | queens) & ours {
+        for from in (self.by_role(Role::Rook) | queens) & ours & line_from {
             let mut to = rook_attacks(from, occ) & target;
             if pinned.contains(from) {
                 to &= line(king, from);

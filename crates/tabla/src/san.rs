@@ -2,7 +2,7 @@
 //! a strict and a lenient mode.
 
 use crate::movegen::MoveList;
-use crate::{Bitboard, CastlingSide, File, Move, Position, Rank, Role, Square};
+use crate::{Bitboard, CastlingSide, File, Move, Position, Rank, Role, Square, attacks};
 
 /// How a move in text is matched.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -307,33 +307,187 @@ impl Position {
             None if full_origin => None,
             None => Some(Role::Pawn),
         };
+        match role {
+            Some(piece @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))
+                if p.promotion.is_none() =>
+            {
+                return self.resolve_piece_move(text, p, piece, to);
+            }
+            Some(Role::Pawn) => {
+                if let Some(mv) = self.resolve_pawn_move(p, to) {
+                    return Ok(mv);
+                }
+            }
+            Some(Role::King) if p.promotion.is_none() => {
+                if let Some(mv) = self.resolve_king_step(p, to) {
+                    return Ok(mv);
+                }
+            }
+            _ => {}
+        }
         // A king move written as its castling destination (`Kg1` from e1) is not castling here;
         // castling must be written O-O. Only normal moves to `to` qualify.
         self.legal_moves_to(&mut moves, Bitboard::from_square(to));
-        let mut found: Option<Move> = None;
-        let mut candidates = Vec::new();
-        for &m in moves.iter() {
-            if role.is_some_and(|r| m.role() != r)
+        moves.retain(|m| {
+            !(role.is_some_and(|r| m.role() != r)
                 || m.castling_side().is_some()
                 || p.from_file.is_some_and(|f| m.from().file() != f)
                 || p.from_rank.is_some_and(|r| m.from().rank() != r)
-                || m.promotion() != p.promotion
-            {
-                continue;
-            }
-            candidates.push(m);
-            found = Some(m);
-        }
-        match (found, candidates.len()) {
-            (Some(m), 1) => Ok(m),
-            (None, _) => Err(SanError::Illegal {
+                || m.promotion() != p.promotion)
+        });
+        match moves.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(SanError::Illegal {
                 text: text.to_owned(),
             }),
             _ => Err(SanError::Ambiguous {
                 text: text.to_owned(),
-                candidates: candidates.iter().map(|&m| self.san(m)).collect(),
+                candidates: moves.iter().map(|&m| self.san(m)).collect(),
             }),
         }
+    }
+
+    /// The usual case of a game's moves, a knight, bishop, rook or queen move: the candidates are
+    /// found from the target square (attacks are symmetric) and each is legal when its own king
+    /// is not attacked afterwards. Same answers as filtering [`Position::legal_moves_to`], only
+    /// without generating the other moves.
+    fn resolve_piece_move(
+        &self,
+        text: &str,
+        p: &Pattern,
+        role: Role,
+        to: Square,
+    ) -> Result<Move, SanError> {
+        let us = self.turn();
+        let occupied = self.occupied();
+        let reach = match role {
+            Role::Knight => attacks::knight_attacks(to),
+            Role::Bishop => attacks::bishop_attacks(to, occupied),
+            Role::Rook => attacks::rook_attacks(to, occupied),
+            _ => attacks::queen_attacks(to, occupied),
+        };
+        let mut from_set = reach & self.pieces(us, role);
+        if let Some(file) = p.from_file {
+            from_set &= Bitboard::file(file);
+        }
+        if let Some(rank) = p.from_rank {
+            from_set &= Bitboard::rank(rank);
+        }
+        let capture = if self.by_color(us).contains(to) {
+            from_set = Bitboard::EMPTY; // cannot take one's own piece
+            0
+        } else {
+            self.board().code_at(to) >> 1
+        };
+        let mut moves = MoveList::new();
+        for from in from_set {
+            if self.king_safe_after(from, to) {
+                moves.push(Move::from_raw(
+                    from,
+                    to,
+                    role,
+                    capture,
+                    crate::MoveKind::Normal,
+                ));
+            }
+        }
+        match moves.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(SanError::Illegal {
+                text: text.to_owned(),
+            }),
+            _ => Err(SanError::Ambiguous {
+                text: text.to_owned(),
+                candidates: moves.iter().map(|&m| self.san(m)).collect(),
+            }),
+        }
+    }
+
+    /// A pawn push or an ordinary capture found directly; `None` leaves everything else (en
+    /// passant, a wrong promotion, an illegal or impossible move) to the general path, which
+    /// gives the error.
+    fn resolve_pawn_move(&self, p: &Pattern, to: Square) -> Option<Move> {
+        let us = self.turn();
+        let pawns = self.pieces(us, Role::Pawn);
+        let back: i8 = if us == crate::Color::White { -1 } else { 1 };
+        let behind = to.offset(0, back)?;
+        let (from, kind, capture) = match p.from_file.filter(|&f| f != to.file()) {
+            None => {
+                if self.occupied().contains(to) {
+                    return None;
+                }
+                if pawns.contains(behind) {
+                    (behind, crate::MoveKind::Normal, 0)
+                } else {
+                    let start = behind.offset(0, back)?;
+                    let double_rank = if us == crate::Color::White {
+                        Rank::Fourth
+                    } else {
+                        Rank::Fifth
+                    };
+                    if to.rank() != double_rank
+                        || self.occupied().contains(behind)
+                        || !pawns.contains(start)
+                    {
+                        return None;
+                    }
+                    (start, crate::MoveKind::DoublePush, 0)
+                }
+            }
+            Some(file) => {
+                if !self.by_color(!us).contains(to) || to.file().index().abs_diff(file.index()) != 1
+                {
+                    return None;
+                }
+                let from = Square::from_coords(file, behind.rank());
+                if !pawns.contains(from) {
+                    return None;
+                }
+                (from, crate::MoveKind::Normal, self.board().code_at(to) >> 1)
+            }
+        };
+        if p.from_rank.is_some_and(|r| r != from.rank()) {
+            return None;
+        }
+        let last = if us == crate::Color::White {
+            Rank::Eighth
+        } else {
+            Rank::First
+        };
+        if (to.rank() == last) != p.promotion.is_some() || !self.king_safe_after(from, to) {
+            return None;
+        }
+        let mv = Move::from_raw(from, to, Role::Pawn, capture, kind);
+        Some(match p.promotion {
+            Some(role) => Move::from_raw_promotion(from, to, capture, role),
+            None => mv,
+        })
+    }
+
+    /// A legal king step found directly; `None` leaves the rest to the general path.
+    fn resolve_king_step(&self, p: &Pattern, to: Square) -> Option<Move> {
+        let us = self.turn();
+        let king = self.king(us);
+        let fits = p.from_file.is_none_or(|f| f == king.file())
+            && p.from_rank.is_none_or(|r| r == king.rank());
+        if !fits || !attacks::king_attacks(king).contains(to) || self.by_color(us).contains(to) {
+            return None;
+        }
+        let occupied = self.occupied().without(king);
+        let attackers = self.attackers_with(to, occupied) & self.by_color(!us).without(to);
+        attackers.is_empty().then(|| {
+            let capture = self.board().code_at(to) >> 1;
+            Move::from_raw(king, to, Role::King, capture, crate::MoveKind::Normal)
+        })
+    }
+
+    /// `true` when the side to move's king is not attacked after a piece other than the king
+    /// moves from `from` to `to` (taking whatever stands there, never en passant).
+    fn king_safe_after(&self, from: Square, to: Square) -> bool {
+        let us = self.turn();
+        let occupied = self.occupied().without(from).with(to);
+        let attackers = self.by_color(!us).without(to);
+        (self.attackers_with(self.king(us), occupied) & attackers).is_empty()
     }
 
     /// Resolves and plays a move given in lenient SAN; returns the move.
