@@ -3,7 +3,9 @@
 //!
 //! `cargo run --release -p tabla-pgn --example read -- <MODE> <FILE>` with MODE one of `skip`,
 //! `replay`, `fens`, `tree`, and, for comparison, `pgn-reader-replay` and `pgn-reader-fens`
-//! (pgn-reader 0.29 + shakmaty 0.30 doing the same work as `replay` and `fens`).
+//! (pgn-reader 0.29 + shakmaty 0.30 doing the same work as `replay` and `fens`). With `--mem`
+//! after the file, the file is read into memory first and only the parsing is timed; without
+//! it, the file is streamed (for peak-memory measurements).
 
 use std::fs::File;
 use std::time::Instant;
@@ -90,16 +92,24 @@ fn main() -> std::io::Result<()> {
         eprintln!("usage: read <skip|replay|fens|tree> <FILE>");
         std::process::exit(2);
     };
-    let mut reader = Reader::new(File::open(path)?);
+    let input: Box<dyn std::io::Read> = if args.get(3).is_some_and(|a| a == "--mem") {
+        Box::new(std::io::Cursor::new(std::fs::read(path)?))
+    } else {
+        Box::new(File::open(path)?)
+    };
+    let mut input = Some(input);
+    let mut take_input = || input.take().unwrap_or_else(|| Box::new(std::io::empty()));
     let start = Instant::now();
     let (mut games, mut plies, mut errors) = (0u64, 0u64, 0u64);
     match mode.as_str() {
         "skip" => {
+            let mut reader = Reader::new(take_input());
             while reader.skip_game()? {
                 games += 1;
             }
         }
         "replay" | "fens" => {
+            let mut reader = Reader::new(take_input());
             let mut visitor = Replayer::new(Count {
                 fens: mode == "fens",
                 plies: 0,
@@ -112,6 +122,7 @@ fn main() -> std::io::Result<()> {
             plies = visitor.inner().plies;
         }
         "tree" => {
+            let mut reader = Reader::new(take_input());
             for game in reader.games() {
                 let game = game?;
                 games += 1;
@@ -120,7 +131,7 @@ fn main() -> std::io::Result<()> {
             }
         }
         "pgn-reader-replay" | "pgn-reader-fens" => {
-            let mut reader = pgn_reader::Reader::new(File::open(path)?);
+            let mut reader = pgn_reader::Reader::new(take_input());
             let mut visitor = theirs::Replay {
                 fens: mode == "pgn-reader-fens",
                 plies: 0,

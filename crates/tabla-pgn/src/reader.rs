@@ -360,7 +360,11 @@ impl<R: Read> Reader<R> {
             self.skip_whitespace()?;
             self.ensure(LOOKAHEAD)?;
             match self.available().first() {
-                Some(b'[') => self.read_tag(visitor)?,
+                // Only `[` and a letter opens a tag pair, as only that ends a movetext; a stray
+                // `[` is left to the movetext, which reports it.
+                Some(b'[') if self.available().get(1).is_some_and(u8::is_ascii_alphabetic) => {
+                    self.read_tag(visitor)?;
+                }
                 Some(b'%') if self.offset() == self.line_start => self.skip_line()?,
                 // A comment over several lines ends the tag section, as it does for the range
                 // reader's search for game starts (see `split`).

@@ -5,7 +5,8 @@
 //! nearest earlier line that is not blank, nor a `%`, `;` or `{` line, neither starts with `[`
 //! nor holds `[` followed by a letter: the first tag of a tag section. The sequential reader
 //! begins a game there too: in movetext a `[` and a letter starts the next game, a `{` comment
-//! left open ends at such a line, and a comment over several lines ends a tag section. So
+//! left open ends at such a line, a comment over several lines ends a tag section, and only
+//! `[` and a letter opens a tag pair. So
 //! cutting at these points gives the same games as reading the whole file. Lines that only
 //! might be game starts are not used: that can make ranges uneven, never wrong.
 

@@ -44,7 +44,7 @@ fn games_are_the_same_however_a_file_is_cut() {
 
 #[test]
 fn every_cut_point_of_small_files_gives_each_game_once() {
-    let inputs: [&[u8]; 5] = [
+    let inputs: [&[u8]; 6] = [
         b"[Event \"1\"]\n[Site \"?\"]\n\n1. e4 e5 {c} 1-0\n\n[Event \"2\"]\n\n\
           [Site \"blank line inside the tags\"]\n\n1. d4 *\n\n[Event \"3\"]\n\n1. c4 0-1\n",
         // A game starting in the middle of a line (found by fuzzing): its second tag line must
@@ -56,6 +56,8 @@ fn every_cut_point_of_small_files_gives_each_game_once() {
         b"1. e4 *\n\n[Event \"2\"]\n[1p1/k \"c6 Nf6]\n[Datc3 Nb4 0-1\n\n1. d4 *\n",
         // A comment over several lines in a tag section, then more tags (found by fuzzing).
         b"[Event \"1\"]\n{a comment\nover lines}\n[Site \"x\"]\n\n1. e4 *\n",
+        // A stray `[` right after a result (found by fuzzing).
+        b"[Event \"1\"]\n\n1. e4 *[\n\n[Event \"2\"]\n\n1. d4 *\n",
     ];
     for pgn in inputs {
         let whole: Vec<String> = read_all(pgn).iter().map(dump_game).collect();
