@@ -1,0 +1,35 @@
+//! What `tabla serve` can be told: where to listen, how large a PGN may be, where the KBNK
+//! table lives, the sample game.
+
+use std::path::PathBuf;
+
+/// The default limit of a `POST /api/pgn` body: 16 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
+
+/// The server's settings; [`Default`] gives `127.0.0.1:8080`, a 16 MiB body limit, the KBNK
+/// table at [`tabla_endgame::default_path`] and the built-in sample game.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// The address to listen on (a host name or an IP address).
+    pub host: String,
+    /// The port (0: any free port, printed at start).
+    pub port: u16,
+    /// The largest `POST /api/pgn` body in bytes; a larger one gets 413.
+    pub body_limit: usize,
+    /// The KBNK table file; `None` for the default place. Built and written there when missing.
+    pub kbnk_path: Option<PathBuf>,
+    /// The PGN the browser shows before the user loads one.
+    pub sample_pgn: String,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            host: "127.0.0.1".to_owned(),
+            port: 8080,
+            body_limit: DEFAULT_BODY_LIMIT,
+            kbnk_path: None,
+            sample_pgn: crate::SAMPLE_PGN.to_owned(),
+        }
+    }
+}

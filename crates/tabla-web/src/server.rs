@@ -1,0 +1,67 @@
+//! Starting the server: the KBNK table, the listener, shutdown on Ctrl-C.
+
+use crate::config::ServeConfig;
+use crate::router::router;
+use crate::state::AppState;
+use crate::suggest::{EngineSlot, EngineSuggester};
+use anyhow::Context as _;
+use std::path::Path;
+use std::sync::Arc;
+use tabla_endgame::{Material, Opened, Table, default_path, generate, open_or_build};
+use tabla_engine::EndgameTables;
+
+/// Reads the KBNK table from `path` (the default place when `None`), generating and writing it
+/// when the file does not exist. When it cannot be read or written (a damaged file, a folder
+/// without write permission), the table is generated in memory and the returned note says why.
+pub fn load_kbnk(path: Option<&Path>) -> (Table, String) {
+    let path = path.map_or_else(|| default_path(Material::KBNK), Path::to_path_buf);
+    match open_or_build(&path, Material::KBNK, &mut |_| {}) {
+        Ok((table, Opened::Read)) => (table, format!("KBNK table read from {}", path.display())),
+        Ok((table, Opened::Built)) => (
+            table,
+            format!("KBNK table built and written to {}", path.display()),
+        ),
+        Err(e) => (
+            generate(Material::KBNK, &mut |_| {}),
+            format!("KBNK table generated in memory ({}: {e})", path.display()),
+        ),
+    }
+}
+
+/// Runs `tabla serve`: loads (or builds) the KBNK table, listens on `host:port` and serves the
+/// API and the front end until Ctrl-C. Prints the address to stderr.
+pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+    let kbnk_path = config.kbnk_path.clone();
+    let (table, note) = tokio::task::spawn_blocking(move || load_kbnk(kbnk_path.as_deref()))
+        .await
+        .context("loading the KBNK table")?;
+    eprintln!("{note}");
+    let mut state = AppState::new(Arc::new(table));
+    // The engine plays KBNK, KQK and KRK endings exactly (the tables take under a second).
+    let tables = tokio::task::spawn_blocking(EndgameTables::standard)
+        .await
+        .context("generating the engine's endgame tables")?;
+    state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::new(tables)))));
+    state.body_limit = config.body_limit;
+    state.sample_pgn = Arc::from(config.sample_pgn.as_str());
+    let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port))
+        .await
+        .with_context(|| format!("cannot listen on {}:{}", config.host, config.port))?;
+    let addr = listener.local_addr().context("the listener's address")?;
+    eprintln!("tabla serve: listening on http://{addr}/ (Ctrl-C to stop)");
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("serving")
+}
+
+/// [`serve`] on a tokio runtime of its own, for callers without one (the `tabla` binary).
+pub fn serve_blocking(config: ServeConfig) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?
+        .block_on(serve(config))
+}

@@ -1,0 +1,35 @@
+//! What every request handler shares.
+
+use crate::suggest::{EngineSlot, EngineSuggester};
+use std::sync::Arc;
+use tabla_endgame::Table;
+use tokio::sync::Semaphore;
+
+/// The application's shared state: the KBNK table, the sample game, the limits.
+#[derive(Clone)]
+pub struct AppState {
+    /// The KBNK solution base.
+    pub kbnk: Arc<Table>,
+    /// The PGN served by `GET /api/sample`.
+    pub sample_pgn: Arc<str>,
+    /// The largest `POST /api/pgn` body in bytes.
+    pub body_limit: usize,
+    /// PGN reads running at once: each can take a few hundred megabytes for a 16 MiB input.
+    pub pgn_permits: Arc<Semaphore>,
+    /// The engine behind `GET /api/suggest`.
+    pub engine: EngineSlot,
+}
+
+impl AppState {
+    /// A state over a KBNK table, with the built-in sample, the default body limit and the engine
+    /// (without endgame tables; [`serve`](crate::serve) gives it KBNK, KQK and KRK).
+    pub fn new(kbnk: Arc<Table>) -> AppState {
+        AppState {
+            kbnk,
+            sample_pgn: Arc::from(crate::SAMPLE_PGN),
+            body_limit: crate::config::DEFAULT_BODY_LIMIT,
+            pgn_permits: Arc::new(Semaphore::new(2)),
+            engine: EngineSlot::new(Arc::new(EngineSuggester::new(None))),
+        }
+    }
+}

@@ -1,0 +1,134 @@
+// Analysis: set a position by FEN or by playing legal moves, then ask the engine for a move.
+
+import { arrow, dests, makeBoard, uciSquares } from './board';
+import { START_FEN } from './pgn-tree';
+import { numberedLine, suggestPanel } from './suggest';
+import type { PlayedJson, PositionJson } from './types';
+import { api, copyText, h, message, q, setQuery, typingInField } from './util';
+
+/** The seed's test position: the engine should find 40. Bh6. */
+const SEED_POSITION = '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40';
+
+export function analysisPage(root: HTMLElement): void {
+  let position: PositionJson | null = null;
+  const history: { fen: string; san: string }[] = [];
+  let startFen = START_FEN;
+  let suggested: string | null = null;
+
+  const { el: boardEl, cg } = makeBoard(
+    {
+      movable: { free: false, color: 'white', showDests: true, events: { after: (orig, dest) => void move(orig + dest) } },
+      draggable: { enabled: true },
+    },
+    'Analysis board: play legal moves',
+  );
+  const fenText = h('code', { class: 'fen', id: 'fen' });
+  const copyFen = h('button', { type: 'button', class: 'small' }, 'Copy FEN');
+  copyFen.addEventListener('click', () => position && copyText(position.fen, copyFen));
+  const status = h('div', { class: 'status', 'aria-live': 'polite' });
+  const line = h('p', { class: 'line', id: 'analysis-line' });
+
+  const fenIn = h('input', { type: 'text', id: 'analysis-fen', spellcheck: 'false', class: 'fen-input', 'aria-label': 'FEN' });
+  const form = h('form', { class: 'row fen-form' }, h('label', { for: 'analysis-fen' }, 'FEN'), fenIn, h('button', { type: 'submit', id: 'analysis-go' }, 'Set'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void setFen(fenIn.value.trim());
+  });
+  const suggest = suggestPanel(
+    () => position?.fen ?? null,
+    (uci) => {
+      suggested = uci;
+      cg.setAutoShapes(uci ? arrow(uci, 'blue') : []);
+    },
+  );
+  const undoButton = h('button', { type: 'button', class: 'small', onclick: () => void undo() }, 'Take back');
+
+  root.append(
+    h(
+      'div',
+      { class: 'layout' },
+      h(
+        'div',
+        { class: 'col-board' },
+        h('h1', {}, 'Analysis'),
+        h('div', { class: 'fen-bar' }, fenText, copyFen),
+        boardEl,
+        h(
+          'div',
+          { class: 'row' },
+          undoButton,
+          h('button', { type: 'button', class: 'small', onclick: () => cg.toggleOrientation() }, 'Flip'),
+          h('button', { type: 'button', class: 'small', onclick: () => void setFen(START_FEN) }, 'Start position'),
+          h('button', { type: 'button', class: 'small', onclick: () => void setFen(SEED_POSITION) }, 'Seed position'),
+        ),
+      ),
+      h('div', { class: 'col-side' }, h('p', { class: 'note' }, 'Paste a FEN and press Set, or play moves on the board; then ask the engine.'), form, status, suggest.el, line),
+    ),
+  );
+
+  function show(p: PositionJson): void {
+    position = p;
+    const turn = p.turn;
+    cg.set({
+      fen: p.fen,
+      turnColor: turn,
+      check: p.check ? turn : false,
+      movable: { color: p.legal_moves.length ? turn : undefined, dests: dests(p.legal_moves.map((m) => m.uci)) },
+    });
+    fenText.textContent = p.fen;
+    if (document.activeElement !== fenIn) fenIn.value = p.fen;
+    suggested = null;
+    cg.setAutoShapes([]);
+    suggest.reset();
+    status.replaceChildren(
+      message(p.status === 'in play' ? `${p.turn === 'white' ? 'White' : 'Black'} to move${p.check ? ', in check' : ''}.` : `Game over: ${p.status}.`, p.status === 'in play' ? 'info' : 'ok'),
+    );
+    line.textContent = history.length ? `Moves: ${numberedLine(startFen, history.map((m) => m.san))}` : '';
+    setQuery({ fen: p.fen });
+  }
+
+  async function setFen(fen: string): Promise<void> {
+    try {
+      const p = await api<PositionJson>(`/api/position?${q({ fen })}`);
+      history.length = 0;
+      startFen = p.fen;
+      show(p);
+    } catch (e) {
+      status.replaceChildren(message((e as Error).message, 'error'));
+    }
+  }
+
+  async function move(uci: string): Promise<void> {
+    if (!position) return;
+    const legal = position.legal_moves.map((m) => m.uci);
+    // Promotion: a queen (the board offers no choice yet).
+    const chosen = legal.includes(uci) ? uci : legal.find((m) => m === `${uci}q`) ?? uci;
+    try {
+      const before = position.fen;
+      const p = await api<PlayedJson>(`/api/play?${q({ fen: before, uci: chosen })}`);
+      history.push({ fen: before, san: p.played.san });
+      show(p);
+      const sq = uciSquares(chosen);
+      if (sq) cg.set({ lastMove: sq });
+    } catch (e) {
+      status.replaceChildren(message((e as Error).message, 'error'));
+      show(position);
+    }
+  }
+
+  async function undo(): Promise<void> {
+    const prev = history.pop();
+    if (!prev) return;
+    const p = await api<PositionJson>(`/api/position?${q({ fen: prev.fen })}`);
+    show(p);
+  }
+
+  document.addEventListener('keydown', (e) => {
+    if (typingInField(e) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'f') cg.toggleOrientation();
+    if (e.key === 'ArrowLeft') void undo();
+  });
+
+  const start = new URLSearchParams(location.search).get('fen');
+  void setFen(start || SEED_POSITION);
+}

@@ -1,0 +1,320 @@
+// Browser tests: headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core,
+// against the real server on loopback. Run with `npm test` in web/ after `cargo test` built
+// the server (or set TABLA_SERVE to a command line such as "target/release/tabla serve").
+//
+// Expected FENs come from python-chess; KBNK values are hand-checked mates and the server's
+// own JSON answer for the same position (the page must show what the API says).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const serveCommand = process.env.TABLA_SERVE ?? `${join(repo, 'target/debug/examples/serve')} 0`;
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let server;
+let base;
+let browser;
+
+/** Starts the server on a free port and reads its address from stderr. */
+function startServer() {
+  const [cmd, ...args] = serveCommand.split(' ').filter(Boolean);
+  const dir = join(tmpdir(), 'tabla-web-browser-tests');
+  mkdirSync(dir, { recursive: true });
+  const child = spawn(cmd, args, {
+    cwd: repo,
+    env: { ...process.env, TABLA_ENDGAME_DIR: dir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolveStart, reject) => {
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 120_000);
+    child.on('error', (e) => reject(new Error(`cannot run ${cmd}: ${e.message}`)));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const m = log.match(/listening on (http:\/\/[^\s/]+)\//);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ child, url: m[1] });
+      }
+    });
+  });
+}
+
+before(async () => {
+  const started = await startServer();
+  server = started.child;
+  base = started.url;
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function newPage(width = 1280, height = 900) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  return page;
+}
+
+const fen = (page) => page.locator('#fen').textContent();
+
+/** Waits until the FEN shown is `expected` (the board reports changes a moment later). */
+async function waitForFen(page, expected) {
+  try {
+    await page.waitForFunction((e) => document.querySelector('#fen')?.textContent === e, expected, { timeout: 5000 });
+  } catch {
+    assert.equal(await fen(page), expected);
+  }
+}
+const active = (page) => page.locator('#moves .mv.active').textContent();
+
+/** Loads PGN text through the page's paste box. */
+async function loadPgn(page, text) {
+  await page.locator('#pgn-input').fill(text);
+  await page.locator('#load-pgn').click();
+  await page.locator('.load-msg .msg-ok').waitFor();
+}
+
+const TEST_PGN = `[Event "Browser test"]
+[White "White Player"]
+[Black "Black Player"]
+[Result "*"]
+
+1. e4 { King's pawn } e5 (1... c5 { Sicilian } 2. Nf3 (2. c3) d6) 2. Nf3 Nc6 $1 *
+`;
+
+// python-chess, Board.fen(en_passant="fen"): the FEN after each move (tabla-pgn records the
+// en-passant square after every double push, as the PGN standard's FEN does).
+const FEN = {
+  start: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+  e4: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1',
+  e5: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2',
+  Nf3: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2',
+  Nc6: 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3',
+  c5: 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2',
+  c5Nf3: 'rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2',
+  c5Nf3d6: 'rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3',
+  d4: 'rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1',
+};
+
+describe('PGN browser', () => {
+  test('opens with the sample games', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#games tbody tr').nth(1).waitFor();
+    assert.equal(await page.locator('#games tbody tr').count(), 2);
+    assert.equal(await fen(page), FEN.start);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('steps with the keys, shows comments, variations and NAGs, keeps the URL', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#games tbody tr').first().waitFor();
+    await loadPgn(page, TEST_PGN);
+    assert.equal(await fen(page), FEN.start);
+
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await fen(page), FEN.e4);
+    assert.equal(await active(page), 'e4');
+    assert.match(await page.locator('.move-info').textContent(), /King's pawn/);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await fen(page), FEN.e5);
+    assert.equal(await active(page), 'e5');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await fen(page), FEN.Nc6);
+    assert.equal(await active(page), 'Nc6!');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await fen(page), FEN.Nf3);
+    assert.equal(await active(page), 'Nf3');
+    await page.keyboard.press('Home');
+    assert.equal(await fen(page), FEN.start);
+    assert.equal(await page.locator('#moves .mv.active').count(), 0);
+    await page.keyboard.press('End');
+    assert.equal(await fen(page), FEN.Nc6);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await fen(page), FEN.start);
+
+    // Into the variation by clicking, then along it with the keys.
+    await page.locator('#moves .variation .mv', { hasText: 'c5' }).click();
+    assert.equal(await fen(page), FEN.c5);
+    assert.equal(await active(page), 'c5');
+    assert.match(await page.locator('.move-info').textContent(), /Sicilian/);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await fen(page), FEN.c5Nf3);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await fen(page), FEN.c5Nf3d6);
+    assert.equal(await active(page), 'd6');
+
+    // The URL names the game and the position: a reload comes back to it.
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('game'), '1');
+    assert.ok(url.searchParams.get('ply'));
+    await page.reload();
+    await page.locator('#moves .mv.active').waitFor();
+    assert.equal(await fen(page), FEN.c5Nf3d6);
+
+    // Long notation, at the end of the mainline.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('End');
+    await page.getByRole('button', { name: 'SAN' }).click();
+    assert.equal(await page.locator('#moves .mv.active').textContent(), 'Nb8-c6!');
+    await page.getByRole('button', { name: 'Long notation' }).click();
+
+    // Flip with f: the a8 coordinate moves to the bottom.
+    const before = await page.locator('.board').getAttribute('class');
+    await page.keyboard.press('f');
+    assert.equal(await page.locator('.cg-wrap.orientation-black').count(), 1, before);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('a damaged game shows its error and the other games still work', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#games tbody tr').first().waitFor();
+    const pgn =
+      '[White "A"]\n[Black "a"]\n\n1. e4 e5 2. Nf3 *\n\n' +
+      '[White "B"]\n[Black "b"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n' +
+      '[White "C"]\n[Black "c"]\n\n1. d4 d5 *\n';
+    await loadPgn(page, pgn);
+    const rows = page.locator('#games tbody tr');
+    assert.equal(await rows.count(), 3);
+    assert.match(await page.locator('.load-msg').textContent(), /3 games loaded, 1 with errors/);
+    assert.equal(await rows.nth(1).getAttribute('class'), 'damaged');
+    await rows.nth(1).click();
+    const error = await page.locator('.game-error').textContent();
+    // "2. Ke3" is on line 9, column 13 of the pasted text.
+    assert.match(error, /9:13/);
+    assert.match(error, /Ke3/);
+    assert.match(error, /illegal/);
+    await page.keyboard.press('End');
+    assert.equal(await fen(page), FEN.e5);
+    await rows.nth(2).click();
+    assert.equal(await page.locator('.game-error').count(), 0);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await fen(page), FEN.d4);
+    // The filter narrows the list.
+    await page.locator('.filter').fill('B');
+    assert.equal(await rows.count(), 1);
+    await page.context().close();
+  });
+});
+
+/** The centre of a square of the board in page coordinates (White at the bottom). */
+async function squareCentre(page, square) {
+  const box = await page.locator('.board cg-board').boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  return { x: box.x + ((file + 0.5) * box.width) / 8, y: box.y + ((7.5 - rank) * box.height) / 8 };
+}
+
+async function drag(page, from, to) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+async function dragFromTray(page, role, color, square) {
+  const box = await page.locator(`.spare piece.${role}.${color}`).boundingBox();
+  await drag(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, await squareCentre(page, square));
+}
+
+describe('KBNK explorer', () => {
+  test('pieces dragged from the tray give the distance and the best move', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/kbnk`);
+    await page.locator('#kbnk-distance').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    assert.match(await page.locator('#kbnk-verdict').textContent(), /Place the white king/);
+
+    await dragFromTray(page, 'king', 'white', 'b6');
+    await dragFromTray(page, 'bishop', 'white', 'e6');
+    await dragFromTray(page, 'knight', 'white', 'a6');
+    await dragFromTray(page, 'king', 'black', 'a8');
+    await waitForFen(page, 'k7/8/NK2B3/8/8/8/8/8 w - - 0 1');
+    // Hand-checked (and python-chess): Bd5# is the only mate.
+    await page.locator('#kbnk-distance', { hasText: 'mates' }).waitFor();
+    assert.equal(await page.locator('#kbnk-distance').textContent(), 'White mates in 1 move (1 ply)');
+    assert.equal(await page.locator('#kbnk-best').textContent(), 'Bd5#');
+    assert.ok((await page.locator('.board svg.cg-shapes line, .board svg.cg-shapes path').count()) > 0, 'an arrow');
+    assert.equal(new URL(page.url()).searchParams.get('fen'), 'k7/8/NK2B3/8/8/8/8/8 w - - 0 1');
+
+    // Around the board: the knight from a6 to b4, then Black to move.
+    await drag(page, await squareCentre(page, 'a6'), await squareCentre(page, 'b4'));
+    await waitForFen(page, 'k7/8/1K2B3/8/1N6/8/8/8 w - - 0 1');
+    await page.locator('label[for="turn-black"]').click();
+    const blackFen = 'k7/8/1K2B3/8/1N6/8/8/8 b - - 0 1';
+    await waitForFen(page, blackFen);
+    const api = await (await page.request.get(`${base}/api/kbnk?fen=${encodeURIComponent(blackFen)}`)).json();
+    const n = -api.dtm;
+    await page.locator('#kbnk-distance', { hasText: 'Black' }).waitFor();
+    assert.equal(await page.locator('#kbnk-distance').textContent(), `Black is mated in ${n} move${n === 1 ? '' : 's'} (${api.plies} plies)`);
+    assert.equal(await page.locator('#kbnk-moves tbody tr').count(), api.moves.length);
+
+    // Play out to mate: ends in checkmate.
+    await page.locator('#play-out').click();
+    await page.locator('#kbnk-distance', { hasText: 'checkmated' }).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('#kbnk-distance').textContent(), 'Black is checkmated.');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('illegal positions, stalemate and draws are named', async () => {
+    const page = await newPage();
+    const cases = [
+      ['8/8/8/8/8/8/8/KkBN4 w - - 0 1', /Illegal position: .*check/],
+      ['k7/2K5/2N5/8/8/8/7B/8 b - - 0 1', /^Stalemate/],
+      ['7K/8/8/8/8/8/Nk6/B7 b - - 0 1', /^Draw: black captures a piece \(Kxa/],
+      ['k7/8/8/8/8/8/8/KQ6 w - - 0 1', /Not KBNK: .*KQK/],
+    ];
+    for (const [position, expected] of cases) {
+      await page.goto(`${base}/kbnk?fen=${encodeURIComponent(position)}`);
+      await page.locator('#kbnk-verdict p').first().waitFor();
+      await page.waitForFunction(() => !/^Place/.test(document.querySelector('#kbnk-verdict')?.textContent ?? ''));
+      const text = await page.locator('#kbnk-verdict').textContent();
+      assert.match(text, expected, position);
+    }
+    await page.context().close();
+  });
+});
+
+describe('Analysis', () => {
+  test('Suggest a move gives a legal move with an arrow, a score and a line', async () => {
+    const page = await newPage();
+    const position = '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40';
+    await page.goto(`${base}/analysis?fen=${encodeURIComponent(position)}`);
+    await waitForFen(page, position);
+    await page.getByRole('button', { name: 'Suggest a move' }).click();
+    const san = await page.locator('.suggest-san').textContent({ timeout: 20_000 });
+    const legal = await (await page.request.get(`${base}/api/position?fen=${encodeURIComponent(position)}`)).json();
+    assert.ok(legal.legal_moves.some((m) => m.san === san), `${san} is legal`);
+    assert.match(await page.locator('.suggest-score').textContent(), /^([+-]?\d+\.\d\d|#-?\d+)$/);
+    assert.match(await page.locator('.suggest-pv').textContent(), new RegExp(`^Line: 40\\. ${san.replace(/[+#]/g, '\\$&')}`));
+    assert.ok((await page.locator('.board svg.cg-shapes line, .board svg.cg-shapes path').count()) > 0, 'an arrow');
+
+    // A legal move played on the board by dragging: the FEN follows.
+    await drag(page, await squareCentre(page, 'h2'), await squareCentre(page, 'g2'));
+    await waitForFen(page, '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5RK1/8 b - - 2 40');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
