@@ -1,6 +1,15 @@
 //! The PGN corpus of ../shared/data/pgn against python-chess (scripts/gen_pgn_reference.py):
 //! the number of games of every file, and for every game the mainline's length, its final FEN
-//! and whether python-chess found errors.
+//! and whether python-chess found errors. All 3,601 games agree.
+//!
+//! Where the two readers differ by design (none of it occurs in the corpus): python-chess ends a
+//! game at an empty line inside movetext, tabla at the termination marker or the next tag pair;
+//! python-chess skips unknown tokens silently, tabla reports them (`NotAMove`) and ends the
+//! line; python-chess plays a null move in check, tabla reports `NullMoveInCheck`; python-chess
+//! keeps line breaks inside comments, tabla reads them as spaces; python-chess accepts any FEN
+//! tag it can parse, tabla needs a playable setup (lenient validation: kings present, side not
+//! to move not in check); tabla also ends a `{` comment left open at the next line starting
+//! with `[` and a letter, where python-chess reads on to the next `}`.
 
 use std::collections::BTreeMap;
 use std::fs::File;
