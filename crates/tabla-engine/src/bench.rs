@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use tabla::Position;
 
 /// The depth `tabla bench` searches to when not told otherwise.
-pub const DEFAULT_DEPTH: u32 = 11;
+pub const DEFAULT_DEPTH: u32 = 13;
 
 /// The benchmark positions: openings, middlegames (the seed's position among them) and endings.
 pub const POSITIONS: [&str; 12] = [

@@ -177,7 +177,8 @@ fn passed_pawns(pos: &Position, color: Color, passed: Bitboard) -> S {
             score += s(0, weight * (theirs * d_them - ours * d_us));
         }
         if occupied.contains(stop) {
-            score -= s(PASSED[rank].mg / 3, PASSED[rank].eg / 3);
+            let lost = PASSED_BLOCKED_PERCENT;
+            score -= s(PASSED[rank].mg * lost / 100, PASSED[rank].eg * lost / 100);
         }
         if them_pieceless && (forward(color, sq) & occupied).is_empty() {
             let promotion = Square::from_coords(

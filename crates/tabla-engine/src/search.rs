@@ -54,6 +54,8 @@ struct Frame {
     mv: Move,
     /// The static evaluation, `None` when in check.
     eval: Option<Value>,
+    /// A move the search of this ply must leave out (singular-extension test), or NULL.
+    excluded: Move,
 }
 
 /// One line of a (multi-)PV result.
@@ -160,6 +162,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             frames: [Frame {
                 mv: Move::NULL,
                 eval: None,
+                excluded: Move::NULL,
             }; MAX_PLY + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 2]; MAX_PLY + 2]),
             pv_len: [0; MAX_PLY + 2],
@@ -304,12 +307,14 @@ impl<'a, 'c> Worker<'a, 'c> {
         self.seldepth = self.seldepth.max(ply);
 
         let key = self.pos.zobrist();
+        let excluded = self.frames[ply].excluded;
         let entry = self.tt.probe(key);
         let mut hash_move = Move::NULL;
         if let Some(e) = entry {
             hash_move = e.mv;
             let v = from_table(e.value, ply);
             if !pv_node
+                && excluded.is_null()
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -355,7 +360,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         };
         let us = self.pos.turn();
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_null() {
             // Reverse futility: far above beta with little depth left, the opponent will not
             // catch up.
             if depth <= 7 && !is_mate(beta) && eval - 80 * (depth - i32::from(improving)) >= beta {
@@ -396,6 +401,39 @@ impl<'a, 'c> Worker<'a, 'c> {
             depth -= 1;
         }
 
+        // Singular extension: when the hash move is the only good one (every other move fails
+        // well below its value), it deserves a deeper look; when others are good too and all beat
+        // beta, the node is cut at once.
+        let mut singular = false;
+        if let Some(e) = entry
+            && !root
+            && depth >= 7
+            && excluded.is_null()
+            && !hash_move.is_null()
+            && e.bound != Bound::Upper
+            && e.depth >= depth - 3
+            && !is_mate(from_table(e.value, ply))
+        {
+            let singular_beta = from_table(e.value, ply) - 2 * depth;
+            self.frames[ply].excluded = hash_move;
+            let v = self.search(
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                false,
+            );
+            self.frames[ply].excluded = Move::NULL;
+            if self.aborted {
+                return 0;
+            }
+            if v < singular_beta {
+                singular = true;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
+        }
+
         let mut moves = MoveList::new();
         self.pos.legal_moves_to(&mut moves, Bitboard::FULL);
         if moves.is_empty() {
@@ -413,6 +451,9 @@ impl<'a, 'c> Worker<'a, 'c> {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((mv, order)) = picker.next(&mut moves) {
+            if mv == excluded {
+                continue;
+            }
             if root
                 && (self.root_excluded.contains(&mv)
                     || (!self.root_allowed.is_empty() && !self.root_allowed.contains(&mv)))
@@ -453,7 +494,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
 
             let undo = self.make(ply, mv);
-            let new_depth = depth - 1 + i32::from(checks);
+            let extension = i32::from(checks || (singular && mv == hash_move));
+            let new_depth = depth - 1 + extension;
             let mut v;
             if searched == 0 {
                 v = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
@@ -533,7 +575,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             return alpha;
         }
 
-        if !root || self.root_excluded.is_empty() {
+        if (!root || self.root_excluded.is_empty()) && excluded.is_null() {
             let bound = if best_value >= beta {
                 Bound::Lower
             } else if best_value > original_alpha {
@@ -755,6 +797,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         let mut completed: Vec<Line> = Vec::new();
         let mut completed_depth = 0;
         let mut stable_iterations = 0;
+        let mut previous_value: Option<Value> = None;
 
         for depth in 1..=max_depth {
             self.seldepth = 0;
@@ -806,7 +849,9 @@ impl<'a, 'c> Worker<'a, 'c> {
             {
                 break;
             }
-            if self.out_of_time(stable_iterations) {
+            let falling = previous_value.is_some_and(|v| best_value < v - 30);
+            previous_value = Some(best_value);
+            if self.out_of_time(stable_iterations, falling) {
                 break;
             }
             if root_moves.len() == 1 && self.budget.soft.is_some() && depth >= 4 {
@@ -830,7 +875,7 @@ impl<'a, 'c> Worker<'a, 'c> {
     }
 
     /// `true` when the soft budget says not to start another iteration.
-    fn out_of_time(&self, stable_iterations: u32) -> bool {
+    fn out_of_time(&self, stable_iterations: u32, falling: bool) -> bool {
         if self.control.stop.load(Ordering::Relaxed) {
             return true;
         }
@@ -844,11 +889,15 @@ impl<'a, 'c> Worker<'a, 'c> {
             // Fixed move time: use it all; the hard limit ends the last iteration.
             return false;
         }
-        let scale = match stable_iterations {
+        let mut scale = match stable_iterations {
             0 => 1.3,
             1..=3 => 0.9,
             _ => 0.6,
         };
+        // A score that just dropped deserves a second look before committing to the move.
+        if falling {
+            scale *= 1.5;
+        }
         self.start.elapsed().as_secs_f64() >= soft.as_secs_f64() * scale * 0.6
     }
 

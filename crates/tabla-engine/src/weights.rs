@@ -61,9 +61,11 @@ pub const PASSED: [S; 8] = [
     s(0, 0),
 ];
 /// Per rank above the third: the enemy king's distance to the stopping square, and ours.
-pub const PASSED_KING_DISTANCE: (i32, i32) = (5, 2);
+pub const PASSED_KING_DISTANCE: (i32, i32) = (7, 3);
+/// Per cent of a passed pawn's bonus lost while a piece stands on its stopping square.
+pub const PASSED_BLOCKED_PERCENT: i32 = 47;
 /// A passed pawn the enemy king cannot catch when the enemy has only pawns.
-pub const UNSTOPPABLE: i32 = 550;
+pub const UNSTOPPABLE: i32 = 770;
 
 /// King safety: attack weight of one attacker of the king zone, by role (knight .. queen).
 pub const KING_ATTACKER_WEIGHT: [i32; 4] = [22, 22, 40, 75];
