@@ -1,6 +1,6 @@
 // Browser tests: headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core,
-// against the real server on loopback. Run with `npm test` in web/ after `cargo test` built
-// the server (or set TABLA_SERVE to a command line such as "target/release/tabla serve").
+// against the real server on loopback: `tabla serve --port 0` (scripts/test.sh builds it and
+// runs these; or set TABLA_SERVE to another command line, such as "target/release/tabla serve").
 //
 // Expected FENs come from python-chess; KBNK values are hand-checked mates and the server's
 // own JSON answer for the same position (the page must show what the API says).
@@ -16,7 +16,7 @@ import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-const serveCommand = process.env.TABLA_SERVE ?? `${join(repo, 'target/debug/examples/serve')} 0`;
+const serveCommand = process.env.TABLA_SERVE ?? `${join(repo, 'target/debug/tabla')} serve --port 0`;
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let server;

@@ -14,7 +14,8 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// tabla, a chess toolkit: inspect positions, count move trees (perft), solve KBNK endings.
+/// tabla, a chess toolkit: inspect positions, count move trees (perft), solve KBNK endings,
+/// browse games in the web app.
 #[derive(Parser, Debug)]
 #[command(name = "tabla", version, about, long_about = None)]
 struct Cli {
@@ -31,6 +32,24 @@ enum Command {
     /// The King+Bishop+Knight vs King solution base: build, probe, best line, seed export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
+    /// Run the web app (PGN browser, KBNK explorer, analysis) and its JSON API.
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The port to listen on (0: any free port, printed at start).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The largest PGN a client may send, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = tabla_web::DEFAULT_BODY_LIMIT)]
+    body_limit: usize,
+    /// The KBNK table file (default: the standard place; built there when missing).
+    #[arg(long, value_name = "FILE")]
+    kbnk_file: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -115,6 +134,16 @@ fn run(cli: Cli, out: &mut impl Write) -> anyhow::Result<Outcome> {
         },
         Command::Kbnk(command) => {
             kbnk::run(command, out)?;
+            Ok(Outcome::Success)
+        }
+        Command::Serve(args) => {
+            tabla_web::serve_blocking(tabla_web::ServeConfig {
+                host: args.host,
+                port: args.port,
+                body_limit: args.body_limit,
+                kbnk_path: args.kbnk_file,
+                ..tabla_web::ServeConfig::default()
+            })?;
             Ok(Outcome::Success)
         }
     }
