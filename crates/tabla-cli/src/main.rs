@@ -6,6 +6,7 @@
 mod fen_report;
 mod kbnk;
 mod perft_run;
+mod pgn;
 mod position_arg;
 mod suite;
 
@@ -29,6 +30,9 @@ enum Command {
     Fen(FenArgs),
     /// Count the leaves of the legal move tree (perft), for one position or a whole suite.
     Perft(PerftArgs),
+    /// Read PGN files: check them, list FENs, convert to JSON, reformat.
+    #[command(subcommand)]
+    Pgn(pgn::PgnCommand),
     /// The King+Bishop+Knight vs King solution base: build, probe, best line, seed export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
@@ -103,7 +107,7 @@ struct PerftArgs {
 
 /// How a command that ran to the end turned out.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Outcome {
+pub(crate) enum Outcome {
     /// Everything as expected.
     Success,
     /// A check failed (a perft count disagreed, or a suite line was malformed).
@@ -132,6 +136,7 @@ fn run(cli: Cli, out: &mut impl Write) -> anyhow::Result<Outcome> {
             // clap's `required_unless_present` rules this out.
             _ => anyhow::bail!("perft needs a position and a depth, or --epd FILE"),
         },
+        Command::Pgn(command) => pgn::run(command, out),
         Command::Kbnk(command) => {
             kbnk::run(command, out)?;
             Ok(Outcome::Success)

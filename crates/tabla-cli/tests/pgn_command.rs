@@ -1,0 +1,128 @@
+//! `tabla pgn` through the real binary, against python-chess's replay of the shared PGN files
+//! (`crates/tabla-pgn/tests/data/pgn_reference.tsv`, written by scripts/gen_pgn_reference.py).
+
+mod common;
+
+use common::tabla;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn pgn_data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/pgn")
+        .join(name)
+}
+
+/// Per file: (plies, final FEN) of each game, from python-chess.
+fn reference() -> BTreeMap<String, Vec<(u64, String)>> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tabla-pgn/tests/data/pgn_reference.tsv");
+    let text = std::fs::read_to_string(path).expect("reference data");
+    let mut files: BTreeMap<String, Vec<(u64, String)>> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let plies = cols[2].parse().expect("plies");
+        files
+            .entry(cols[0].to_owned())
+            .or_default()
+            .push((plies, cols[3].to_owned()));
+    }
+    files
+}
+
+#[test]
+fn check_counts_every_file_like_python_chess() {
+    for (file, games) in reference() {
+        let run = tabla(&["pgn", "check", pgn_data(&file).to_str().expect("utf-8")]);
+        let plies: u64 = games.iter().map(|g| g.0).sum();
+        assert_eq!(
+            run.last_line(),
+            format!("games {}, moves {plies}, errors 0", games.len()),
+            "{file}"
+        );
+        assert_eq!(run.code, 0, "{file}");
+    }
+}
+
+#[test]
+fn fen_ends_each_game_with_python_chess_final_position() {
+    for file in ["world_matches.pgn", "dortmund-latin1.pgn", "mate_in_2.pgn"] {
+        let run = tabla(&["pgn", "fen", pgn_data(file).to_str().expect("utf-8")]);
+        assert_eq!(run.code, 0);
+        let games: Vec<&str> = run.stdout.split("\n\n").collect();
+        let expected = &reference()[file];
+        assert_eq!(games.len(), expected.len(), "{file}");
+        for (i, (game, (plies, fen))) in games.iter().zip(expected).enumerate() {
+            let lines: Vec<&str> = game.lines().collect();
+            assert_eq!(lines.len() as u64, plies + 1, "{file} game {}", i + 1);
+            // python-chess writes the en-passant square only when a capture is legal; compare
+            // the fields that do not depend on that convention.
+            let strip = |f: &str| {
+                let v: Vec<&str> = f.split(' ').collect();
+                format!("{} {} {} {} {}", v[0], v[1], v[2], v[4], v[5])
+            };
+            assert_eq!(
+                strip(lines[lines.len() - 1]),
+                strip(fen),
+                "{file} game {}",
+                i + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn a_damaged_game_is_reported_and_the_next_is_read() {
+    let pgn = "[Event \"one\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"two\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n\
+               [Event \"three\"]\n\n1. d4 d5 *\n";
+    let path = common::scratch_file("damaged.pgn", pgn);
+    let run = tabla(&["pgn", "check", path.to_str().expect("utf-8")]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.last_line(), "games 3, moves 7, errors 1");
+    // Game 2, line 7, column 13, move 2: the king cannot reach e3.
+    assert!(
+        run.stdout.starts_with("game 2, 7:13, move 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("Ke3"));
+    let fens = tabla(&["pgn", "fen", path.to_str().expect("utf-8")]);
+    let games: Vec<&str> = fens.stdout.split("\n\n").collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(
+        games[1].lines().count(),
+        3,
+        "start, e4, e5: the game stopped at Ke3"
+    );
+}
+
+#[test]
+fn json_has_one_object_per_game_and_fmt_round_trips() {
+    let file = pgn_data("chess-informant-sample.pgn");
+    let json = tabla(&["pgn", "json", file.to_str().expect("utf-8")]);
+    assert_eq!(json.code, 0);
+    let lines: Vec<serde_json::Value> = json
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), reference()["chess-informant-sample.pgn"].len());
+    assert!(
+        lines
+            .iter()
+            .all(|g| g["moves"].is_array() && g["tags"].is_object())
+    );
+
+    let formatted = tabla(&["pgn", "fmt", file.to_str().expect("utf-8")]);
+    let again = common::scratch_file("informant-fmt.pgn", &formatted.stdout);
+    let twice = tabla(&["pgn", "fmt", again.to_str().expect("utf-8")]);
+    assert_eq!(formatted.stdout, twice.stdout, "fmt is idempotent");
+    assert!(formatted.stdout.lines().all(|l| l.chars().count() < 80));
+}
+
+#[test]
+fn missing_file_is_exit_2() {
+    let run = tabla(&["pgn", "check", "/nonexistent/file.pgn"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("cannot open"));
+}
