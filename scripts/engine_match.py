@@ -133,6 +133,13 @@ def elo_with_margin(wins, draws, losses):
     return diff, margin
 
 
+def perfect_bound(n):
+    """For a clean sweep of n games: the Elo difference below which so clean a sweep has less
+    than a 5% chance (the estimate itself is unbounded)."""
+    p = 0.05 ** (1 / n)
+    return -400 * math.log10(1 / p - 1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=str(ROOT / "target/release/tabla-engine"))
@@ -180,8 +187,15 @@ def main() -> int:
             diff, margin = elo_with_margin(w, d, l)
             n = w + d + l
             pct = 100 * (w + 0.5 * d) / n
-            line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
-                    f"Elo diff {diff:+.0f} ± {margin:.0f}  => tabla ≈ {level + diff:.0f}")
+            if w == n or l == n:
+                bound = perfect_bound(n)
+                sign = 1 if w == n else -1
+                line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
+                        f"Elo diff {'>' if sign > 0 else '<'} {sign * bound:+.0f} (95%)  "
+                        f"=> tabla {'>' if sign > 0 else '<'} {level + sign * bound:.0f}")
+            else:
+                line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
+                        f"Elo diff {diff:+.0f} ± {margin:.0f}  => tabla ≈ {level + diff:.0f}")
             summary.append(line)
             print(line, flush=True)
     finally:
