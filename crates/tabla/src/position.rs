@@ -13,6 +13,7 @@ pub struct Undo {
     castling: CastlingRights,
     ep_square: Option<Square>,
     halfmoves: u32,
+    fullmoves: u32,
     key: u64,
 }
 
@@ -328,6 +329,7 @@ impl Position {
             castling: self.castling,
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
             key: self.key,
         };
         self.apply(mv);
@@ -349,7 +351,8 @@ impl Position {
             key ^= self.ep_key();
             self.ep_square = None;
         }
-        self.halfmoves += 1;
+        // Saturating: a FEN may carry any u32 clock, and undo restores the saved values anyway.
+        self.halfmoves = self.halfmoves.saturating_add(1);
 
         // Castling rights change only when a king moves or a right-holding rook's square is left
         // or entered; the flags depend on each rook's side of its own (pre-move) king.
@@ -404,7 +407,7 @@ impl Position {
                 self.halfmoves = 0;
             }
         }
-        self.fullmoves += color_bit as u32;
+        self.fullmoves = self.fullmoves.saturating_add(color_bit as u32);
         self.turn = !us;
         if self.ep_square.is_some() {
             key ^= self.ep_key();
@@ -420,13 +423,14 @@ impl Position {
             castling: self.castling,
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
             key: self.key,
         });
         let mut key = self.key ^ self.ep_key() ^ zobrist::white_to_move_key();
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         key ^= self.ep_key();
@@ -447,10 +451,10 @@ impl Position {
         let us = !self.turn;
         let color_bit = us as u8;
         self.turn = us;
-        self.fullmoves -= color_bit as u32;
         self.castling = undo.castling;
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
+        self.fullmoves = undo.fullmoves;
         self.key = undo.key;
         let from = mv.from();
         let to = mv.to();
