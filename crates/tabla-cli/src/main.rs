@@ -3,6 +3,7 @@
 //! Exit status: 0 when all went well, 1 when a perft count disagreed with the expected one, 2 for
 //! bad input or usage (clap uses 2 for usage errors too).
 
+mod engine_run;
 mod fen_report;
 mod kbnk;
 mod perft_run;
@@ -38,6 +39,12 @@ enum Command {
     Kbnk(kbnk::KbnkCommand),
     /// Run the web app (PGN browser, KBNK explorer, analysis) and its JSON API.
     Serve(ServeArgs),
+    /// Run the engine's UCI loop on standard input and output (for chess GUIs and match runners).
+    Uci,
+    /// Search a position: progress lines, then `bestmove <SAN> <UCI>`.
+    Go(engine_run::GoArgs),
+    /// Search fixed positions to a fixed depth; print total nodes and nodes per second.
+    Bench(engine_run::BenchArgs),
 }
 
 #[derive(Args, Debug)]
@@ -114,7 +121,7 @@ pub(crate) enum Outcome {
     Failure,
 }
 
-fn run(cli: Cli, out: &mut impl Write) -> anyhow::Result<Outcome> {
+fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Fen(args) => {
             let validation = if args.lenient {
@@ -141,6 +148,18 @@ fn run(cli: Cli, out: &mut impl Write) -> anyhow::Result<Outcome> {
             kbnk::run(command, out)?;
             Ok(Outcome::Success)
         }
+        Command::Uci => {
+            engine_run::uci()?;
+            Ok(Outcome::Success)
+        }
+        Command::Go(args) => {
+            engine_run::go(args, out)?;
+            Ok(Outcome::Success)
+        }
+        Command::Bench(args) => {
+            engine_run::bench(args, out)?;
+            Ok(Outcome::Success)
+        }
         Command::Serve(args) => {
             tabla_web::serve_blocking(tabla_web::ServeConfig {
                 host: args.host,
@@ -156,8 +175,9 @@ fn run(cli: Cli, out: &mut impl Write) -> anyhow::Result<Outcome> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    // Not a held `StdoutLock`: `tabla go` reports from the search's own thread, which must be
+    // able to write too.
+    let mut out = io::BufWriter::new(io::stdout());
     let result = run(cli, &mut out).and_then(|outcome| {
         out.flush()?;
         Ok(outcome)

@@ -1,0 +1,62 @@
+//! `tabla uci`, `tabla go` and `tabla bench`: the engine from the command line.
+
+use clap::{ArgGroup, Args};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+use tabla::Validation;
+use tabla_engine::{EndgameTables, Engine, Limits, bench, go, uci};
+
+/// Arguments of `tabla go`.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
+pub struct GoArgs {
+    /// The position: a FEN (quoted, or as separate words) or `startpos`.
+    #[arg(value_name = "FEN", required = true, num_args = 1..)]
+    fen: Vec<String>,
+    /// Search this many milliseconds (the default is 1000 when no limit is given).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Search this many plies deep.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=127))]
+    depth: Option<u32>,
+    /// Search about this many nodes.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+}
+
+/// Arguments of `tabla bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search every benchmark position this many plies deep.
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: u32,
+}
+
+/// `tabla uci`: the UCI loop on standard input and output.
+pub fn uci() -> anyhow::Result<()> {
+    uci::run_stdio()?;
+    Ok(())
+}
+
+/// `tabla go`: search a position and print the progress, the score and the principal variation
+/// in SAN, then `bestmove <SAN> <UCI>`.
+pub fn go(args: GoArgs, out: &mut (impl Write + Send)) -> anyhow::Result<()> {
+    let pos = crate::position_arg::parse(&args.fen.join(" "), Validation::Strict)?;
+    let limits = match (args.movetime, args.depth, args.nodes) {
+        (_, Some(depth), _) => Limits::depth(depth),
+        (_, _, Some(nodes)) => Limits::nodes(nodes),
+        (movetime, _, _) => Limits::move_time(Duration::from_millis(movetime.unwrap_or(1000))),
+    };
+    let mut engine = Engine::new();
+    engine.set_oracle(Some(Arc::new(EndgameTables::standard())));
+    go::go(&pos, &limits, &mut engine, out)?;
+    Ok(())
+}
+
+/// `tabla bench`: fixed positions to a fixed depth; total nodes (a regression signature) and
+/// nodes per second.
+pub fn bench(args: BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    bench::run(args.depth, out)?;
+    Ok(())
+}
