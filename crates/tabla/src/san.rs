@@ -335,7 +335,12 @@ impl Position {
                 || p.from_rank.is_some_and(|r| m.from().rank() != r)
                 || m.promotion() != p.promotion)
         });
-        match moves.as_slice() {
+        self.the_one_match(text, &moves)
+    }
+
+    /// The only move matching `text`, or why there is none or more than one.
+    fn the_one_match(&self, text: &str, moves: &[Move]) -> Result<Move, SanError> {
+        match moves {
             [m] => Ok(*m),
             [] => Err(SanError::Illegal {
                 text: text.to_owned(),
@@ -391,16 +396,7 @@ impl Position {
                 ));
             }
         }
-        match moves.as_slice() {
-            [m] => Ok(*m),
-            [] => Err(SanError::Illegal {
-                text: text.to_owned(),
-            }),
-            _ => Err(SanError::Ambiguous {
-                text: text.to_owned(),
-                candidates: moves.iter().map(|&m| self.san(m)).collect(),
-            }),
-        }
+        self.the_one_match(text, &moves)
     }
 
     /// A pawn push or an ordinary capture found directly; `None` leaves everything else (en
