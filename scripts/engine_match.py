@@ -65,6 +65,8 @@ def play_game(tabla, stockfish, tabla_white, opening, base, inc, max_plies=400):
     game_id = object()
     termination = None
     winner = None
+    # Each side's clock after each of its moves, for the PGN's [%clk] comments.
+    clock_after = []
     while not board.is_game_over(claim_draw=True):
         if board.ply() >= max_plies:
             termination = "move limit (adjudicated draw)"
@@ -95,6 +97,7 @@ def play_game(tabla, stockfish, tabla_white, opening, base, inc, max_plies=400):
             winner = not side
             break
         board.push(result.move)
+        clock_after.append(clocks[side])
     if termination is None:
         outcome = board.outcome(claim_draw=True)
         termination = outcome.termination.name.lower()
@@ -105,6 +108,10 @@ def play_game(tabla, stockfish, tabla_white, opening, base, inc, max_plies=400):
     else:
         score = 1.0 if winner == tabla_color else 0.0
     game = chess.pgn.Game.from_board(board)
+    skip = len(opening.split())
+    for ply, node in enumerate(game.mainline()):
+        if ply >= skip and ply - skip < len(clock_after):
+            node.set_clock(clock_after[ply - skip])
     game.headers["White"] = "tabla" if tabla_white else "Stockfish"
     game.headers["Black"] = "Stockfish" if tabla_white else "tabla"
     game.headers["Termination"] = termination

@@ -1,6 +1,8 @@
 //! Whether a move gives check, known before it is made, so that pruning can spare checking moves.
 
-use tabla::attacks::{attacks, bishop_attacks, pawn_attacks, rook_attacks};
+use tabla::attacks::{
+    aligned, attacks, between, bishop_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
 use tabla::{Bitboard, Move, MoveKind, Position, Role, Square};
 
 /// `true` when the legal move `mv` checks the opponent's king, directly or by discovery.
@@ -57,6 +59,61 @@ pub fn gives_check(pos: &Position, mv: Move) -> bool {
         || (rook_attacks(king, occupied) & straight).any()
 }
 
+/// What a node needs to tell checking moves cheaply: the squares from which each kind of piece
+/// of the side to move would check, and its pieces whose departure may uncover a check. Built once
+/// per node, it answers for every move in a few bit operations.
+pub struct CheckInfo {
+    king: Square,
+    squares: [Bitboard; 6],
+    discoverers: Bitboard,
+}
+
+impl CheckInfo {
+    /// The check squares and discovering pieces of the side to move in `pos`.
+    pub fn new(pos: &Position) -> CheckInfo {
+        let us = pos.turn();
+        let king = pos.king(!us);
+        let occupied = pos.occupied();
+        let ours = pos.by_color(us);
+        let diagonal = bishop_attacks(king, occupied);
+        let straight = rook_attacks(king, occupied);
+        let snipers = (bishop_attacks(king, Bitboard::EMPTY)
+            & (pos.by_role(Role::Bishop) | pos.by_role(Role::Queen))
+            | rook_attacks(king, Bitboard::EMPTY)
+                & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)))
+            & ours;
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(sniper, king) & occupied;
+            if blockers.count() == 1 {
+                discoverers |= blockers & ours;
+            }
+        }
+        CheckInfo {
+            king,
+            squares: [
+                pawn_attacks(!us, king),
+                knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                Bitboard::EMPTY,
+            ],
+            discoverers,
+        }
+    }
+
+    /// `true` when the legal move `mv` checks, as [`gives_check`] says.
+    #[inline]
+    pub fn gives_check(&self, pos: &Position, mv: Move) -> bool {
+        if mv.promotion().is_some() || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::Castle) {
+            return gives_check(pos, mv);
+        }
+        self.squares[mv.role().index()].contains(mv.to())
+            || (self.discoverers.contains(mv.from()) && !aligned(mv.from(), mv.to(), self.king))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,6 +142,12 @@ mod tests {
                     gives_check(&pos, mv),
                     after.is_check(),
                     "{fen} {}",
+                    pos.san(mv)
+                );
+                assert_eq!(
+                    CheckInfo::new(&pos).gives_check(&pos, mv),
+                    after.is_check(),
+                    "{fen} {} (check info)",
                     pos.san(mv)
                 );
             }

@@ -18,6 +18,35 @@ pub struct History {
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// The quiet move that last refuted a move, by that move's from and to squares.
     countermoves: Box<[[Move; 64]; 64]>,
+    /// Continuation history: how often a quiet move (by piece and target) caused a cutoff after a
+    /// given move one ply earlier (index 0) and two plies earlier (index 1), by side to move.
+    continuation: [Box<[i16]>; 2],
+}
+
+/// Entries of one continuation table: side to move, earlier piece and target, piece and target.
+const CONTINUATION_SIZE: usize = 2 * 6 * 64 * 6 * 64;
+
+/// The moves one and two plies before a node, which continuation history is keyed by.
+#[derive(Copy, Clone, Debug)]
+pub struct Context {
+    /// The moves made one and two plies earlier ([`Move::NULL`] when none or a null move).
+    pub before: [Move; 2],
+}
+
+impl Default for Context {
+    fn default() -> Context {
+        Context {
+            before: [Move::NULL; 2],
+        }
+    }
+}
+
+#[inline]
+fn continuation_index(color: Color, before: Move, mv: Move) -> usize {
+    (((color.index() * 6 + before.role().index()) * 64 + before.to().index()) * 6
+        + mv.role().index())
+        * 64
+        + mv.to().index()
 }
 
 impl Default for History {
@@ -26,6 +55,10 @@ impl Default for History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             countermoves: Box::new([[Move::NULL; 64]; 64]),
+            continuation: [
+                vec![0; CONTINUATION_SIZE].into_boxed_slice(),
+                vec![0; CONTINUATION_SIZE].into_boxed_slice(),
+            ],
         }
     }
 }
@@ -45,6 +78,19 @@ impl History {
     #[inline]
     pub fn score(&self, color: Color, mv: Move) -> i32 {
         self.butterfly[color.index()][mv.from().index()][mv.to().index()]
+    }
+
+    /// The butterfly score plus the continuation scores of a quiet move after the moves of
+    /// `context`.
+    #[inline]
+    pub fn quiet_score(&self, color: Color, mv: Move, context: &Context) -> i32 {
+        let mut score = self.score(color, mv);
+        for (table, &before) in self.continuation.iter().zip(&context.before) {
+            if !before.is_null() {
+                score += table[continuation_index(color, before, mv)] as i32;
+            }
+        }
+        score
     }
 
     /// The counter-move stored for `previous`.
@@ -72,7 +118,7 @@ impl History {
         depth: i32,
         best: Move,
         tried: &[Move],
-        previous: Move,
+        context: &Context,
     ) {
         let bonus = (depth * depth + depth).min(1200);
         let side = &mut self.butterfly[color.index()];
@@ -82,6 +128,24 @@ impl History {
                 History::nudge(&mut side[mv.from().index()][mv.to().index()], -bonus);
             }
         }
+        for (table, &before) in self.continuation.iter_mut().zip(&context.before) {
+            if before.is_null() {
+                continue;
+            }
+            let mut nudge = |mv: Move, bonus: i32| {
+                let entry = &mut table[continuation_index(color, before, mv)];
+                let mut v = *entry as i32;
+                History::nudge(&mut v, bonus);
+                *entry = v as i16;
+            };
+            nudge(best, bonus);
+            for &mv in tried {
+                if mv != best {
+                    nudge(mv, -bonus);
+                }
+            }
+        }
+        let previous = context.before[0];
         let killers = &mut self.killers[ply];
         if killers[0] != best {
             killers[1] = killers[0];
@@ -99,6 +163,11 @@ impl History {
                 for v in row.iter_mut() {
                     *v /= 2;
                 }
+            }
+        }
+        for table in self.continuation.iter_mut() {
+            for v in table.iter_mut() {
+                *v /= 2;
             }
         }
     }
@@ -129,6 +198,7 @@ pub fn mvv_lva(mv: Move) -> i32 {
 pub struct Picker {
     scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
+    sorting: bool,
 }
 
 impl Picker {
@@ -139,11 +209,11 @@ impl Picker {
         hash_move: Move,
         history: &History,
         ply: usize,
-        previous: Move,
+        context: &Context,
     ) -> Picker {
         let mut scores = ArrayVec::new();
         let killers = history.killers[ply];
-        let counter = history.countermove(previous);
+        let counter = history.countermove(context.before[0]);
         let color = pos.turn();
         for &mv in moves.iter() {
             let score = if mv == hash_move {
@@ -167,11 +237,15 @@ impl Picker {
             } else if mv == counter {
                 COUNTER
             } else {
-                history.score(color, mv)
+                history.quiet_score(color, mv, context)
             };
             scores.push(score);
         }
-        Picker { scores, next: 0 }
+        Picker {
+            scores,
+            next: 0,
+            sorting: true,
+        }
     }
 
     /// Scores captures and promotions for the quiescence search (or all moves when in check).
@@ -187,7 +261,11 @@ impl Picker {
             };
             scores.push(score);
         }
-        Picker { scores, next: 0 }
+        Picker {
+            scores,
+            next: 0,
+            sorting: true,
+        }
     }
 
     /// The next best move and its ordering score, or `None` when all were handed out.
@@ -198,9 +276,11 @@ impl Picker {
             return None;
         }
         let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        if self.sorting {
+            for i in self.next + 1..n {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
             }
         }
         moves.swap(self.next, best);
@@ -208,6 +288,12 @@ impl Picker {
         let picked = (moves[self.next], self.scores[self.next]);
         self.next += 1;
         Some(picked)
+    }
+
+    /// Hands out the remaining moves as they come: once late-move pruning has set in, their order
+    /// hardly matters and the selection would cost more than it saves.
+    pub fn stop_sorting(&mut self) {
+        self.sorting = false;
     }
 
     /// `true` when an ordering score marks a capture that loses material by exchange.
@@ -234,7 +320,7 @@ mod tests {
         let mut moves = pos.legal_moves();
         let hash = pos.parse_san("Kf1").expect("test data");
         let history = History::default();
-        let mut picker = Picker::new(&pos, &moves, hash, &history, 0, Move::NULL);
+        let mut picker = Picker::new(&pos, &moves, hash, &history, 0, &Context::default());
         let order: Vec<String> = std::iter::from_fn(|| picker.next(&mut moves))
             .map(|(m, _)| pos.san(m))
             .collect();
@@ -250,12 +336,12 @@ mod tests {
         let e4 = pos.parse_san("e4").expect("test data");
         let d4 = pos.parse_san("d4").expect("test data");
         let mut h = History::default();
-        h.reward(Color::White, 3, 8, e4, &[d4, e4], Move::NULL);
+        h.reward(Color::White, 3, 8, e4, &[d4, e4], &Context::default());
         assert!(h.score(Color::White, e4) > 0);
         assert!(h.score(Color::White, d4) < 0);
         assert_eq!(h.killers[3][0], e4);
         for _ in 0..1000 {
-            h.reward(Color::White, 3, 20, e4, &[], Move::NULL);
+            h.reward(Color::White, 3, 20, e4, &[], &Context::default());
         }
         assert!(h.score(Color::White, e4) <= HISTORY_MAX);
     }

@@ -2,12 +2,12 @@
 //! (null-move pruning, late-move reductions and pruning, futility pruning, check extensions,
 //! transposition table) and a quiescence search over captures and promotions.
 
-use crate::check::gives_check;
+use crate::check::CheckInfo;
 use crate::evaluate::Evaluator;
 use crate::info::{Info, ScoreBound, SearchResult};
 use crate::limits::{Budget, Limits};
 use crate::oracle::EndgameOracle;
-use crate::ordering::{History, Picker, is_quiet};
+use crate::ordering::{Context, History, Picker, is_quiet};
 use crate::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, Score, Value, from_table, is_mate, mate_in, mated_in,
     to_table,
@@ -439,7 +439,17 @@ impl<'a, 'c> Worker<'a, 'c> {
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
-        let mut picker = Picker::new(&self.pos, &moves, hash_move, self.history, ply, previous);
+        let context = Context {
+            before: [
+                previous,
+                if ply >= 2 {
+                    self.frames[ply - 2].mv
+                } else {
+                    Move::NULL
+                },
+            ],
+        };
+        let mut picker = Picker::new(&self.pos, &moves, hash_move, self.history, ply, &context);
 
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
@@ -449,6 +459,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         let mut quiets_seen = 0;
         let pieces = has_pieces(&self.pos, us);
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        let mut check_info: Option<CheckInfo> = None;
 
         while let Some((mv, order)) = picker.next(&mut moves) {
             if mv == excluded {
@@ -464,12 +475,15 @@ impl<'a, 'c> Worker<'a, 'c> {
             if quiet {
                 quiets_seen += 1;
             }
-            let checks = gives_check(&self.pos, mv);
+            let checks = check_info
+                .get_or_insert_with(|| CheckInfo::new(&self.pos))
+                .gives_check(&self.pos, mv);
             // Shallow pruning, never before one move has given a real score, never into mate,
             // never a check.
             if !root && best_value > -MATE_BOUND && pieces && !checks {
                 if quiet {
                     if depth <= 8 && quiets_seen > lmp_limit {
+                        picker.stop_sorting();
                         continue;
                     }
                     let lmr_depth = depth - 1 - self.reductions.get(depth, searched + 1);
@@ -519,7 +533,7 @@ impl<'a, 'c> Worker<'a, 'c> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= self.history.score(us, mv) / 6000;
+                        r -= self.history.quiet_score(us, mv, &context) / 8000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -558,7 +572,7 @@ impl<'a, 'c> Worker<'a, 'c> {
                     if v >= beta {
                         if quiet {
                             self.history
-                                .reward(us, ply, depth, mv, &quiets_tried, previous);
+                                .reward(us, ply, depth, mv, &quiets_tried, &context);
                         }
                         break;
                     }
@@ -674,7 +688,8 @@ impl<'a, 'c> Worker<'a, 'c> {
                 if mv.promotion().is_none() && stand_pat + gain + 180 <= alpha {
                     continue;
                 }
-                if see(&self.pos, mv) < 0 {
+                // Taking a piece at least as valuable as the taker cannot lose material.
+                if gain < SEE_VALUE[mv.role().index()] && see(&self.pos, mv) < 0 {
                     continue;
                 }
             }
