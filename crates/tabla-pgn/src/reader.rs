@@ -328,19 +328,26 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    #[inline]
     fn skip_whitespace(&mut self) -> io::Result<()> {
         loop {
-            while self.pos < self.end {
-                match self.buf[self.pos] {
+            // A local index: the loop then runs in registers.
+            let mut i = self.pos;
+            while let Some(&c) = self.buf[..self.end].get(i) {
+                match c {
                     b'\n' => {
-                        self.pos += 1;
+                        i += 1;
                         self.line += 1;
-                        self.line_start = self.offset();
+                        self.line_start = self.base + i as u64;
                     }
-                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
-                    _ => return Ok(()),
+                    b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+                    _ => {
+                        self.pos = i;
+                        return Ok(());
+                    }
                 }
             }
+            self.pos = i;
             if self.fill()? != Fill::Read {
                 return Ok(());
             }
@@ -379,14 +386,14 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reads `[Name "value"]` at the read position; the whole line is brought into the buffer
-    /// first, since a tag pair never spans lines.
+    /// Reads `[Name "value"]` at the read position. A tag pair never spans lines: the parse
+    /// stops at the line end, and when it fails before reaching it with the buffer exhausted,
+    /// the whole line is brought in and parsed again.
     fn read_tag<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
         let location = self.location();
-        let line_len = match self.find_from(0, b'\n')? {
-            Found::At(i) => i,
-            Found::Eof => self.end - self.pos,
-            Found::Full => {
+        let mut parsed = parse_tag(self.available());
+        if parsed.is_err() && !self.eof && memchr(b'\n', self.available()).is_none() {
+            if self.find_from(0, b'\n')? == Found::Full {
                 visitor.syntax_error(
                     ErrorKind::TokenTooLong {
                         limit: self.max_buffer,
@@ -397,20 +404,21 @@ impl<R: Read> Reader<R> {
                 self.skip_line()?;
                 return Ok(());
             }
-        };
-        let line = &self.buf[self.pos..self.pos + line_len];
-        match parse_tag(line) {
+            parsed = parse_tag(self.available());
+        }
+        let bytes = &self.buf[self.pos..self.end];
+        match parsed {
             Ok(tag) => {
                 visitor.tag(
-                    &line[tag.name.0..tag.name.1],
-                    RawTag(&line[tag.value.0..tag.value.1]),
+                    &bytes[tag.name.0..tag.name.1],
+                    RawTag(&bytes[tag.value.0..tag.value.1]),
                 );
                 self.pos += tag.len;
             }
             Err(len) => {
-                let text = trim_line_end(&line[..len.max(1)]);
+                let text = trim_line_end(&bytes[..len.max(1).min(bytes.len())]);
                 visitor.syntax_error(ErrorKind::MalformedTag, text, location);
-                self.pos += len.max(1);
+                self.pos = (self.pos + len.max(1)).min(self.end);
             }
         }
         Ok(())
@@ -469,6 +477,14 @@ impl<R: Read> Reader<R> {
                     if depth == 0 {
                         return self.finish_game(visitor, Outcome::Unknown, quiet);
                     }
+                }
+                // A move number (`12.`, `12...`, `12`): digits and any dots after them. Results
+                // and `0-0` have a `-` or `/` second.
+                b'0'..=b'9' if !matches!(self.available().get(1), Some(b'-' | b'/')) => {
+                    let rest = self.available();
+                    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+                    let dots = rest[digits..].iter().take_while(|&&c| c == b'.').count();
+                    self.pos += digits + dots;
                 }
                 b'0'..=b'9' => {
                     let rest = self.available();
@@ -691,39 +707,17 @@ impl<R: Read> Reader<R> {
     /// A token up to the next delimiter: a move, a null move, or a textual evaluation sign.
     fn read_move_token<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<()> {
         let location = self.location();
-        let mut len = 0;
-        loop {
-            let scanned = self.available()[len..]
-                .iter()
-                .position(|&c| DELIMITER[c as usize]);
-            match scanned {
-                Some(i) => {
-                    len += i;
-                    break;
-                }
-                None => {
-                    len = self.end - self.pos;
-                    match self.fill()? {
-                        Fill::Read => {}
-                        Fill::Eof => break,
-                        Fill::Full => {
-                            if !quiet {
-                                let kind = ErrorKind::TokenTooLong {
-                                    limit: self.max_buffer,
-                                };
-                                visitor.syntax_error(
-                                    kind,
-                                    &self.buf[self.pos..self.pos + 16],
-                                    location,
-                                );
-                            }
-                            self.pos = self.end;
-                            return self.skip_move_token_rest();
-                        }
-                    }
-                }
-            }
-        }
+        // The caller keeps LOOKAHEAD bytes available, so a move token is nearly always whole.
+        let scanned = self.buf[self.pos..self.end]
+            .iter()
+            .position(|&c| DELIMITER[c as usize]);
+        let len = match scanned {
+            Some(len) => len,
+            None => match self.read_long_token(visitor, quiet, location)? {
+                Some(len) => len,
+                None => return Ok(()),
+            },
+        };
         let text = &self.buf[self.pos..self.pos + len];
         self.pos += len;
         if quiet {
@@ -743,6 +737,42 @@ impl<R: Read> Reader<R> {
             },
         }
         Ok(())
+    }
+
+    /// A token running past the available bytes: reads on to its end, or reports it as too long
+    /// and drops it (`None`).
+    #[cold]
+    fn read_long_token<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        quiet: bool,
+        location: Location,
+    ) -> io::Result<Option<usize>> {
+        let mut len = self.end - self.pos;
+        loop {
+            match self.fill()? {
+                Fill::Read => {}
+                Fill::Eof => return Ok(Some(self.end - self.pos)),
+                Fill::Full => {
+                    if !quiet {
+                        let kind = ErrorKind::TokenTooLong {
+                            limit: self.max_buffer,
+                        };
+                        visitor.syntax_error(kind, &self.buf[self.pos..self.pos + 16], location);
+                    }
+                    self.pos = self.end;
+                    self.skip_move_token_rest()?;
+                    return Ok(None);
+                }
+            }
+            if let Some(i) = self.available()[len..]
+                .iter()
+                .position(|&c| DELIMITER[c as usize])
+            {
+                return Ok(Some(len + i));
+            }
+            len = self.end - self.pos;
+        }
     }
 
     /// Drops the rest of an over-long token.
@@ -809,47 +839,50 @@ struct TagPair {
     len: usize,
 }
 
-/// Parses `[Name "value"]` at the start of `line` (which holds no line end). On error, returns
-/// how many bytes to skip: through the next `]`, or the whole line.
-fn parse_tag(line: &[u8]) -> Result<TagPair, usize> {
-    let skip = || memchr(b']', line).map_or(line.len(), |i| i + 1);
-    let blank = |c: &u8| *c == b' ' || *c == b'\t';
+/// Parses `[Name "value"]` at the start of `bytes`, whose first line (up to the first `\n`, or
+/// all of them) is the tag's line. On error, returns how many bytes to skip: through the next
+/// `]` of the line, or the whole line. Written as plain loops: tag pairs are most of what a
+/// file of short games holds, and their values are too short for `memchr` to pay.
+fn parse_tag(bytes: &[u8]) -> Result<TagPair, usize> {
+    let line_len = || memchr(b'\n', bytes).unwrap_or(bytes.len());
+    let skip = || {
+        let line = &bytes[..line_len()];
+        memchr(b']', line).map_or(line.len(), |i| i + 1)
+    };
+    let at = |i: usize| bytes.get(i).copied();
+    let blank = |c: u8| c == b' ' || c == b'\t';
     let mut i = 1;
-    i += line[i..].iter().take_while(|c| blank(c)).count();
+    while at(i).is_some_and(blank) {
+        i += 1;
+    }
     let name_start = i;
-    i += line[i..]
-        .iter()
-        .take_while(|&&c| !matches!(c, b' ' | b'\t' | b'"' | b']' | b'\r'))
-        .count();
+    while at(i).is_some_and(|c| !matches!(c, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n')) {
+        i += 1;
+    }
     let name = (name_start, i);
-    i += line[i..].iter().take_while(|c| blank(c)).count();
-    if name.0 == name.1 || line.get(i) != Some(&b'"') {
+    while at(i).is_some_and(blank) {
+        i += 1;
+    }
+    if name.0 == name.1 || at(i) != Some(b'"') {
         return Err(skip());
     }
     i += 1;
     let value_start = i;
     loop {
-        match memchr::memchr2(b'"', b'\\', &line[i..]) {
-            Some(j) if line[i + j] == b'\\' => {
-                i += j + 2;
-                if i > line.len() {
-                    return Err(line.len());
-                }
-            }
-            Some(j) => {
-                i += j;
-                break;
-            }
-            None => return Err(line.len()),
+        match at(i) {
+            Some(b'"') => break,
+            // An escape takes the next byte, unless the line ends there.
+            Some(b'\\') if !matches!(at(i + 1), None | Some(b'\n')) => i += 2,
+            None | Some(b'\\' | b'\n') => return Err(line_len()),
+            Some(_) => i += 1,
         }
-    }
-    if i >= line.len() {
-        return Err(line.len());
     }
     let value = (value_start, i);
     i += 1;
-    i += line[i..].iter().take_while(|c| blank(c)).count();
-    if line.get(i) != Some(&b']') {
+    while at(i).is_some_and(blank) {
+        i += 1;
+    }
+    if at(i) != Some(b']') {
         return Err(skip());
     }
     Ok(TagPair {
