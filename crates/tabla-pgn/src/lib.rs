@@ -32,7 +32,6 @@ mod games;
 mod json;
 mod reader;
 mod replay;
-mod resolve;
 mod split;
 mod summary;
 mod token;
@@ -48,7 +47,6 @@ pub use games::Games;
 pub use json::game_json;
 pub use reader::{MAX_BUFFER, Reader};
 pub use replay::{ReplayVisitor, Replayer};
-pub use resolve::resolve_san;
 pub use split::find_game_start;
 pub use summary::{CheckTotals, GameSummary, Summarize, check};
 pub use token::{

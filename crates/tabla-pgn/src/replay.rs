@@ -1,11 +1,12 @@
 //! Replay with legality: every move token is resolved in its position by the core's lenient
-//! SAN parser; an illegal, ambiguous or unreadable move ends its line with a [`PgnError`].
+//! SAN reader ([`Position::parse_san_bytes`]); an illegal, ambiguous or unreadable move ends its
+//! line with a [`PgnError`].
 
 use crate::{
     ErrorKind, GameStart, Location, MoveNumber, Nag, Outcome, PgnError, RawComment, RawTag,
     SanToken, Skip, Visitor,
 };
-use tabla::{Move, Position, SanError, Validation};
+use tabla::{Move, Position, SanError, SanMode, Validation};
 
 /// Receives a game with its moves resolved, from a [`Replayer`].
 ///
@@ -272,7 +273,10 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
         if line.dead {
             return;
         }
-        let parsed = crate::resolve_san(&line.pos, san.text).map_err(san_error_kind);
+        let parsed = line
+            .pos
+            .parse_san_bytes(san.text, SanMode::Lenient)
+            .map_err(san_error_kind);
         match parsed {
             Ok(mv) => {
                 self.inner.before_move(&line.pos, mv, san);

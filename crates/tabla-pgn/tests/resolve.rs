@@ -1,22 +1,29 @@
-//! The fast SAN path agrees with the core's parser on every legal move of positions from real
-//! games, in the forms people write: canonical SAN, without check signs, with a spurious or
-//! missing `x`, fully disambiguated, and the long form.
+//! The move reader replay uses (the core's `Position::parse_san_bytes`, lenient) on positions
+//! from real games: every legal move, in the forms people write (canonical SAN, without check
+//! signs, with a spurious or missing `x`, fully disambiguated, the long form, UCI), resolves to
+//! that very move; and the errors have the kinds a hand-checked position calls for.
 
 mod common;
 
-use tabla::Position;
-use tabla_pgn::resolve_san;
+use tabla::{Move, Position, SanError, SanMode};
 
-fn forms(pos: &Position, mv: tabla::Move) -> Vec<String> {
+fn resolve(pos: &Position, text: &str) -> Result<Move, SanError> {
+    pos.parse_san_bytes(text.as_bytes(), SanMode::Lenient)
+}
+
+fn forms(pos: &Position, mv: Move) -> Vec<String> {
     let san = pos.san(mv);
     let bare = san.trim_end_matches(['+', '#']).to_owned();
     let mut forms = vec![san.clone(), bare.clone(), pos.long(mv), pos.uci(mv)];
+    if mv.castling_side().is_some() {
+        return forms;
+    }
     forms.push(bare.replace('x', ""));
-    if !bare.contains('x') && bare.len() > 2 {
+    if !bare.contains('x') && bare.len() > 2 && mv.promotion().is_none() {
         let (head, tail) = bare.split_at(bare.len() - 2);
         forms.push(format!("{head}x{tail}"));
     }
-    if mv.role() != tabla::Role::Pawn && mv.castling_side().is_none() {
+    if mv.role() != tabla::Role::Pawn {
         forms.push(format!(
             "{}{}{}",
             &bare[..1],
@@ -28,7 +35,7 @@ fn forms(pos: &Position, mv: tabla::Move) -> Vec<String> {
 }
 
 #[test]
-fn agrees_with_the_core_on_corpus_positions() {
+fn every_spelling_of_every_legal_move_in_corpus_positions() {
     let mut checked = 0;
     for (name, bytes) in common::corpus() {
         if ![
@@ -53,11 +60,7 @@ fn agrees_with_the_core_on_corpus_positions() {
                 }
                 for &mv in pos.legal_moves().iter() {
                     for form in forms(&pos, mv) {
-                        assert_eq!(
-                            resolve_san(&pos, form.as_bytes()),
-                            pos.parse_san(&form),
-                            "{form:?} in {pos}"
-                        );
+                        assert_eq!(resolve(&pos, &form), Ok(mv), "{form:?} in {pos}");
                         checked += 1;
                     }
                 }
@@ -68,15 +71,45 @@ fn agrees_with_the_core_on_corpus_positions() {
 }
 
 #[test]
-fn agrees_on_errors_too() {
+fn errors_by_kind() {
+    // White: king e1, rooks a1 and h1 (castling rights), knights c3 (pinned by the b4 bishop)
+    // and g1; Black: king e8, bishop b4.
     let pos = Position::from_fen("4k3/8/8/8/1b6/2N5/8/R3K1NR w KQ - 0 1").expect("valid");
-    for text in [
-        "Nd2", "Ne2", "Nc3e2", "Kg1", "O-O-O", "Qd1", "e5", "Rb1x", "Zz", "N", "", "a9", "exd5",
-    ] {
-        assert_eq!(
-            resolve_san(&pos, text.as_bytes()),
-            pos.parse_san(text),
-            "{text:?}"
-        );
+    let illegal = |text: &str| SanError::Illegal {
+        text: text.to_owned(),
+    };
+    let syntax = |text: &str| SanError::Syntax {
+        text: text.to_owned(),
+    };
+    // The pinned knight cannot move; no knight reaches d2 but the pinned one.
+    for text in ["Nd5", "Nc3e2", "Nd1", "Ncd1"] {
+        assert_eq!(resolve(&pos, text), Err(illegal(text)), "{text}");
+    }
+    // The queen side is free and unattacked (the knight shields e1 from the bishop); the g1
+    // knight stands in the king side's way.
+    assert_eq!(
+        resolve(&pos, "O-O-O").map(|m| m.to()),
+        Ok(tabla::Square::A1)
+    );
+    for text in ["O-O", "Qd1", "e5", "Kg1", "exd5"] {
+        assert_eq!(resolve(&pos, text), Err(illegal(text)), "{text}");
+    }
+    for text in ["Zz", "N", "", "a9", "Nf3e", "Rb1x"] {
+        assert_eq!(resolve(&pos, text), Err(syntax(text)), "{text}");
+    }
+    assert_eq!(
+        resolve(&pos, "Ne2").map(|m| m.from()),
+        Ok(tabla::Square::G1)
+    );
+    // Bytes that are not UTF-8 are not a move.
+    assert!(matches!(
+        pos.parse_san_bytes(b"N\xe9f3", SanMode::Lenient),
+        Err(SanError::Syntax { .. })
+    ));
+    // Two free knights reach d2: ambiguous, with both candidates.
+    let two = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").expect("valid");
+    match resolve(&two, "Nd2") {
+        Err(SanError::Ambiguous { candidates, .. }) => assert_eq!(candidates, ["Nbd2", "Nfd2"]),
+        other => panic!("{other:?}"),
     }
 }

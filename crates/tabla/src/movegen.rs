@@ -143,7 +143,7 @@ impl Position {
         }
     }
 
-    fn gen_castling(&self, moves: &mut MoveList, king: Square, targets: Bitboard) {
+    pub(crate) fn gen_castling(&self, moves: &mut MoveList, king: Square, targets: Bitboard) {
         let us = self.turn();
         let rights = self.castling_rights();
         if rights.rooks_of(us).is_empty() {
