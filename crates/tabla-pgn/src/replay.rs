@@ -109,6 +109,8 @@ pub struct Replayer<V> {
     variant: Vec<u8>,
     has_variant: bool,
     lines: Vec<LineState>,
+    /// Positions of lines that ended, kept for their history buffers (see `new_position`).
+    spare: Vec<Position>,
     max_depth: usize,
     /// The standard start position, built once (copying it is cheaper than building it).
     startpos: Position,
@@ -126,6 +128,7 @@ impl<V: ReplayVisitor> Replayer<V> {
             variant: Vec::new(),
             has_variant: false,
             lines: Vec::new(),
+            spare: Vec::new(),
             max_depth: usize::MAX,
             startpos: Position::startpos(),
         }
@@ -168,15 +171,22 @@ impl<V: ReplayVisitor> Replayer<V> {
         });
     }
 
+    /// Ends the lines still open (from an earlier game), keeping some of their positions.
+    fn close_lines(&mut self) {
+        while let Some(line) = self.lines.pop() {
+            keep_spare(&mut self.spare, line.pos);
+        }
+    }
+
     /// The start position the tags ask for, or the error that prevents it.
-    fn start_position(&self) -> Result<Position, ErrorKind> {
+    fn start_position(&mut self) -> Result<Position, ErrorKind> {
         if self.has_variant && !is_supported_variant(&crate::RawTag(&self.variant).decode()) {
             return Err(ErrorKind::UnknownVariant {
                 variant: crate::RawTag(&self.variant).decode().into_owned(),
             });
         }
         if !self.has_fen {
-            return Ok(self.startpos.clone());
+            return Ok(copy_into_spare(&mut self.spare, &self.startpos));
         }
         let fen = crate::RawTag(&self.fen).decode();
         Position::from_fen_with(fen.trim(), Validation::Lenient).map_err(|e| {
@@ -184,6 +194,27 @@ impl<V: ReplayVisitor> Replayer<V> {
                 reason: e.to_string(),
             }
         })
+    }
+}
+
+/// A copy of `source` made in a position of a line that ended: its history buffer is already as
+/// long as games get, so playing moves allocates nothing.
+fn copy_into_spare(spare: &mut Vec<Position>, source: &Position) -> Position {
+    match spare.pop() {
+        Some(mut pos) => {
+            pos.clone_from(source);
+            pos
+        }
+        None => source.clone(),
+    }
+}
+
+/// Keeps a position of a line that ended for [`copy_into_spare`], up to a few (lines nested deeper
+/// than that are rare, and their positions go).
+fn keep_spare(spare: &mut Vec<Position>, pos: Position) {
+    const MAX_SPARE: usize = 16;
+    if spare.len() < MAX_SPARE {
+        spare.push(pos);
     }
 }
 
@@ -222,7 +253,7 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
         self.game_location = start.location;
         self.has_fen = false;
         self.has_variant = false;
-        self.lines.clear();
+        self.close_lines();
         self.inner.begin_game(start);
     }
 
@@ -345,7 +376,7 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
         if self.inner.begin_variation().0 {
             return Skip(true);
         }
-        let mut pos = line.pos.clone();
+        let mut pos = copy_into_spare(&mut self.spare, &line.pos);
         pos.undo();
         self.lines.push(LineState {
             pos,
@@ -357,7 +388,9 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
 
     fn end_variation(&mut self) {
         if self.lines.len() > 1 {
-            self.lines.pop();
+            if let Some(line) = self.lines.pop() {
+                keep_spare(&mut self.spare, line.pos);
+            }
             self.inner.end_variation();
         }
     }

@@ -34,7 +34,7 @@ pub struct Undo {
 /// pos.undo();
 /// assert_eq!(pos, Position::startpos());
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Position {
     board: Board,
     by_color: [Bitboard; 2],
@@ -48,6 +48,23 @@ pub struct Position {
     fullmoves: u32,
     key: u64,
     history: Vec<Undo>,
+}
+
+/// A clone copies the history too. `clone_from` keeps the target's history buffer, so a reader
+/// that resets one position for game after game does not allocate it again each time.
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        let mut pos = Position::from_parts_unchecked(self);
+        pos.history.clone_from(&self.history);
+        pos
+    }
+
+    fn clone_from(&mut self, source: &Position) {
+        let mut history = std::mem::take(&mut self.history);
+        history.clone_from(&source.history);
+        *self = Position::from_parts_unchecked(source);
+        self.history = history;
+    }
 }
 
 /// Positions are equal when placement, side to move, castling rights, the recorded en-passant
