@@ -32,6 +32,7 @@ mod games;
 mod json;
 mod reader;
 mod replay;
+mod scan;
 mod split;
 mod summary;
 mod token;

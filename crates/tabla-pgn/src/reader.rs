@@ -6,8 +6,9 @@
 //! current token and a little look-ahead, so memory does not depend on the size of the input;
 //! it grows only for a token longer than itself (a huge comment), up to [`MAX_BUFFER`].
 
+use crate::scan;
 use crate::{ErrorKind, GameStart, Location, Nag, Outcome, RawComment, RawTag, SanToken, Visitor};
-use memchr::{memchr, memchr_iter, memchr2, memrchr};
+use memchr::{memchr, memchr_iter, memrchr};
 use std::io::{self, Read};
 
 /// The buffer's starting size.
@@ -564,14 +565,35 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads a `{}` comment; `true` when it spanned lines.
+    #[inline]
     fn read_brace_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<bool> {
+        // The usual comment closes on its own line, within the buffer.
+        let rest = &self.buf[self.pos + 1..self.end];
+        if let Some(i) = scan::find2(b'}', b'\n', rest)
+            && rest[i] == b'}'
+        {
+            if !quiet {
+                visitor.comment(RawComment(&rest[..i]));
+            }
+            self.pos += i + 2;
+            return Ok(false);
+        }
+        self.read_long_brace_comment(visitor, quiet)
+    }
+
+    /// A comment over several lines, or running past the buffer.
+    fn read_long_brace_comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        quiet: bool,
+    ) -> io::Result<bool> {
         let location = self.location();
         // One scan for the closing brace and the line ends before it, which are counted here.
         let mut from = 1;
         let mut newlines = 0;
         let mut last_newline = 0;
         let found = loop {
-            match memchr2(b'}', b'\n', &self.buf[self.pos + from..self.end]) {
+            match scan::find2(b'}', b'\n', &self.buf[self.pos + from..self.end]) {
                 Some(i) if self.buf[self.pos + from + i] == b'}' => {
                     break CommentEnd::Close(from + i);
                 }
@@ -705,6 +727,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// A token up to the next delimiter: a move, a null move, or a textual evaluation sign.
+    #[inline(always)]
     fn read_move_token<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<()> {
         let location = self.location();
         // The caller keeps LOOKAHEAD bytes available, so a move token is nearly always whole.
@@ -841,8 +864,7 @@ struct TagPair {
 
 /// Parses `[Name "value"]` at the start of `bytes`, whose first line (up to the first `\n`, or
 /// all of them) is the tag's line. On error, returns how many bytes to skip: through the next
-/// `]` of the line, or the whole line. Written as plain loops: tag pairs are most of what a
-/// file of short games holds, and their values are too short for `memchr` to pay.
+/// `]` of the line, or the whole line.
 fn parse_tag(bytes: &[u8]) -> Result<TagPair, usize> {
     let line_len = || memchr(b'\n', bytes).unwrap_or(bytes.len());
     let skip = || {
@@ -869,12 +891,15 @@ fn parse_tag(bytes: &[u8]) -> Result<TagPair, usize> {
     i += 1;
     let value_start = i;
     loop {
-        match at(i) {
-            Some(b'"') => break,
+        let Some(j) = scan::find3(b'"', b'\\', b'\n', &bytes[i..]) else {
+            return Err(line_len());
+        };
+        i += j;
+        match bytes[i] {
+            b'"' => break,
             // An escape takes the next byte, unless the line ends there.
-            Some(b'\\') if !matches!(at(i + 1), None | Some(b'\n')) => i += 2,
-            None | Some(b'\\' | b'\n') => return Err(line_len()),
-            Some(_) => i += 1,
+            b'\\' if !matches!(at(i + 1), None | Some(b'\n')) => i += 2,
+            _ => return Err(line_len()),
         }
     }
     let value = (value_start, i);
