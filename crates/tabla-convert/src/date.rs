@@ -1,0 +1,91 @@
+//! PGN dates (`2024.01.31`, with `??` for what is unknown) as Arrow dates and partitions.
+
+/// A PGN date's known parts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PgnDate {
+    pub year: Option<i32>,
+    pub month: Option<u32>,
+    /// Days since 1970-01-01 when the whole date is known and exists.
+    pub days: Option<i32>,
+}
+
+/// Reads `YYYY.MM.DD` (also with `-` or `/` between the parts); unknown parts are `?`s.
+pub(crate) fn parse_date(text: &str) -> PgnDate {
+    let mut parts = text.trim().split(['.', '-', '/']);
+    let year = parts
+        .next()
+        .filter(|p| p.len() == 4)
+        .and_then(|p| p.parse::<i32>().ok());
+    let month = parts
+        .next()
+        .filter(|p| (1..=2).contains(&p.len()))
+        .and_then(|p| p.parse::<u32>().ok())
+        .filter(|m| (1..=12).contains(m));
+    let day = parts
+        .next()
+        .filter(|p| (1..=2).contains(&p.len()))
+        .and_then(|p| p.parse::<u32>().ok());
+    let whole = parts.next().is_none();
+    let month = month.filter(|_| year.is_some());
+    let days = match (year, month, day) {
+        (Some(y), Some(m), Some(d)) if whole && d >= 1 && d <= days_in_month(y, m) => {
+            Some(days_from_civil(y, m, d))
+        }
+        _ => None,
+    };
+    PgnDate { year, month, days }
+}
+
+fn is_leap(y: i32) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: i32, m: u32) -> u32 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (the usual era-based count).
+fn days_from_civil(y: i32, m: u32, d: u32) -> i32 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let m = m as i32;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i32 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_days() {
+        // Unix day numbers as `date -d 2024-01-31 +%s` / 86400 gives them.
+        assert_eq!(parse_date("1970.01.01").days, Some(0));
+        assert_eq!(parse_date("2024.01.31").days, Some(19_753));
+        assert_eq!(parse_date("2000.02.29").days, Some(11_016));
+        assert_eq!(parse_date("1969.12.31").days, Some(-1));
+        assert_eq!(parse_date("1851.06.21").days, Some(-43_293));
+    }
+
+    #[test]
+    fn partial_and_invalid_dates() {
+        let d = parse_date("2024.??.??");
+        assert_eq!((d.year, d.month, d.days), (Some(2024), None, None));
+        let d = parse_date("2023.07.??");
+        assert_eq!((d.year, d.month, d.days), (Some(2023), Some(7), None));
+        let d = parse_date("2023.02.29");
+        assert_eq!((d.year, d.month, d.days), (Some(2023), Some(2), None));
+        let d = parse_date("????.??.??");
+        assert_eq!((d.year, d.month, d.days), (None, None, None));
+        assert_eq!(parse_date("").year, None);
+        assert_eq!(parse_date("2024-03-05").days, parse_date("2024.03.05").days);
+        assert_eq!(parse_date("2024.13.01").month, None);
+    }
+}

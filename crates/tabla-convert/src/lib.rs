@@ -1,0 +1,204 @@
+//! # tabla-convert — PGN and `.pgn.zst` files to Parquet, on every core
+//!
+//! Reads PGN (plain, zstd-compressed, or from the standard input), replays every game's
+//! mainline with legality ([`tabla_pgn::Replayer`]) and writes two tables as Parquet files,
+//! Hive-partitioned by the month of the game:
+//!
+//! ```text
+//! OUT/games/year=2024/month=1/part-<run>-<worker>-<n>.parquet
+//! OUT/positions/year=2024/month=1/part-<run>-<worker>-<n>.parquet   (with `positions`)
+//! ```
+//!
+//! ```no_run
+//! use std::num::NonZeroUsize;
+//! use tabla_convert::{Input, NoProgress, Options, convert};
+//!
+//! let options = Options {
+//!     inputs: vec![Input::Path("lichess_db_standard_rated_2013-01.pgn.zst".into())],
+//!     out_dir: "out".into(),
+//!     positions: true,
+//!     max_ply: Some(20),
+//!     threads: NonZeroUsize::new(8).unwrap(),
+//! };
+//! let summary = convert(&options, &NoProgress)?;
+//! println!("{} games, {} positions", summary.games, summary.positions);
+//! # Ok::<(), tabla_convert::ConvertError>(())
+//! ```
+//!
+//! ## The `games` table
+//! One row per game, bad games included:
+//!
+//! | column | type | from |
+//! |---|---|---|
+//! | `game_id` | UInt64 | [`game_id`]: the input's name and where the game starts in it |
+//! | `event`, `site`, `round`, `white`, `black`, `result`, `utc_time`, `white_title`, `black_title`, `eco`, `opening`, `time_control`, `termination` | Utf8 | the tags `Event`, `Site`, `Round`, `White`, `Black`, `Result`, `UTCTime`, `WhiteTitle`, `BlackTitle`, `ECO`, `Opening`, `TimeControl`, `Termination`; null when absent |
+//! | `date`, `utc_date` | Date32 | the tags `Date`, `UTCDate`; null when absent, partial (`2024.??.??`) or not a date |
+//! | `white_elo`, `black_elo`, `white_rating_diff`, `black_rating_diff` | Int32 | `WhiteElo`, `BlackElo`, `WhiteRatingDiff`, `BlackRatingDiff`; null when absent or not an integer |
+//! | `movetext` | Utf8 | the game's text after its tags, as written (UTF-8, or Latin-1 when not UTF-8) |
+//! | `uci` | List\<Utf8\> | the mainline's moves in UCI (`e1g1` for castling, `0000` for a null move), up to the first move that cannot be played |
+//! | `plies` | UInt32 | how many moves `uci` holds |
+//! | `final_fen` | Utf8 | the position after them; null when the tags give no playable start |
+//! | `error` | Utf8 | null when the game replayed cleanly; else why replay stopped (or the first error met), as `line:column, move N: "token": reason` with the line counted from the game's first line |
+//! | `tags` | List\<Struct\<name, value\>\> | every other tag, in file order, and tags whose value did not fit their column's type or repeat one already stored, so no tag is lost |
+//!
+//! Variations are not replayed (the mainline is what the tables hold); comments, NAGs and
+//! variations stay in `movetext`.
+//!
+//! ## The `positions` table
+//! One row per position of each mainline, up to [`Options::max_ply`]: `zobrist` (UInt64, the
+//! Polyglot key, [`tabla::Position::zobrist`]), `game_id`, `ply` (UInt32, 0 for the start
+//! position), `fen`, `san` and `uci` (the move that led to it; null at ply 0). Each file is
+//! sorted by (`zobrist`, `game_id`, `ply`), with small row groups and statistics, so that a
+//! lookup of one key skips most row groups.
+//!
+//! ## Partitions
+//! `year=YYYY/month=M` (no leading zero, so DuckDB types it as a number) from `UTCDate`, else `Date`. An unknown year or month is Hive's
+//! `__HIVE_DEFAULT_PARTITION__`, which DuckDB and Spark read as NULL.
+//!
+//! ## Files
+//! Each file is written under a hidden temporary name (`.part-...parquet.tmp`) and renamed when
+//! complete, so after an interrupted run every `*.parquet` file is whole; readers skip the
+//! leftovers. File names carry a run id, so runs never overwrite each other's files: convert
+//! into a fresh directory, or the same games are there twice.
+//!
+//! ## Threads
+//! Plain files are cut into byte ranges ([`tabla_pgn::Reader::range`]); pzstd files (the
+//! lichess database's) at frame boundaries; other zstd files and the standard input are
+//! decoded by one thread and parsed by the others. Memory stays bounded whatever the input's
+//! size: see [`Limits`].
+
+mod boundary;
+mod date;
+mod error;
+mod game_id;
+mod movetext;
+mod options;
+mod output;
+mod progress;
+mod record;
+mod source;
+mod tables;
+mod track;
+mod work;
+
+pub use error::ConvertError;
+pub use game_id::game_id;
+pub use options::{Input, Limits, Options};
+pub use output::DEFAULT_PARTITION;
+pub use progress::{NoProgress, ProgressSink};
+pub use tables::{games_schema, positions_schema};
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// What a conversion did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games written.
+    pub games: u64,
+    /// Of them, games with their `error` set.
+    pub games_with_error: u64,
+    /// Rows of the positions table.
+    pub positions: u64,
+    /// Input bytes read, as stored (compressed bytes for zstd input).
+    pub input_bytes: u64,
+    /// The Parquet files written, sorted.
+    pub files: Vec<PathBuf>,
+}
+
+/// The size of an input as stored (compressed for zstd), for a progress bar; `None` for the
+/// standard input or a file that cannot be looked at.
+pub fn input_len(input: &Input) -> Option<u64> {
+    match input {
+        Input::Path(path) => std::fs::metadata(path).ok().map(|m| m.len()),
+        Input::Stdin => None,
+    }
+}
+
+/// Converts the inputs into the Parquet tables under `options.out_dir`, with the default
+/// [`Limits`].
+pub fn convert(options: &Options, progress: &dyn ProgressSink) -> Result<Summary, ConvertError> {
+    convert_with(options, &Limits::default(), progress)
+}
+
+/// [`convert`] with chosen [`Limits`].
+pub fn convert_with(
+    options: &Options,
+    limits: &Limits,
+    progress: &dyn ProgressSink,
+) -> Result<Summary, ConvertError> {
+    if options.inputs.is_empty() {
+        return Err(ConvertError::NoInput);
+    }
+    let mut prepared: Vec<work::Prepared> = Vec::new();
+    for input in &options.inputs {
+        let name = input.id_name();
+        if let Some(other) = prepared.iter().find(|p| p.input.id_name() == name) {
+            if *input == Input::Stdin && other.input == Input::Stdin {
+                return Err(ConvertError::StdinTwice);
+            }
+            return Err(ConvertError::SameName {
+                first: other.input.clone(),
+                second: input.clone(),
+                name,
+            });
+        }
+        let layout = source::layout(input)?;
+        let frames: Arc<[source::Frame]> = match &layout {
+            source::Layout::Frames { frames, .. } => frames.clone().into(),
+            _ => Arc::from(Vec::new()),
+        };
+        prepared.push(work::Prepared {
+            input: input.clone(),
+            name_hash: game_id::name_hash(&name),
+            layout,
+            frames,
+        });
+    }
+    std::fs::create_dir_all(&options.out_dir).map_err(|source| ConvertError::Create {
+        path: options.out_dir.clone(),
+        source,
+    })?;
+    let plan = output::OutputPlan::new(options.out_dir.clone(), limits.clone(), output::run_name());
+    let positions_to = options
+        .positions
+        .then_some(options.max_ply.unwrap_or(u32::MAX));
+    let threads = options.threads.get();
+    let job = work::Job::new(prepared, plan, positions_to, threads, progress);
+    let results: Vec<std::thread::Result<output::Written>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|worker| {
+                let job = &job;
+                scope.spawn(move || job.work(worker))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join()).collect()
+    });
+    let mut summary = Summary::default();
+    let mut panicked = None;
+    for result in results {
+        match result {
+            Ok(written) => {
+                summary.games += written.games;
+                summary.games_with_error += written.games_with_error;
+                summary.positions += written.positions;
+                summary.files.extend(written.files);
+            }
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".to_owned());
+                panicked = Some(ConvertError::Worker(message));
+            }
+        }
+    }
+    if let Some(error) = job.take_error().or(panicked) {
+        return Err(error);
+    }
+    summary.input_bytes = job.input_bytes.load(Ordering::Relaxed);
+    summary.files.sort();
+    Ok(summary)
+}

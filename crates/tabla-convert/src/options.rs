@@ -1,0 +1,97 @@
+//! What to convert and where: the inputs, the output directory, the tables, the threads, and
+//! the sizes that bound memory and files.
+
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+
+/// One input: a `.pgn` or zstd-compressed (`.pgn.zst`) file, or the standard input. Compression
+/// is recognised by the zstd magic bytes, whatever the name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A file.
+    Path(PathBuf),
+    /// The standard input (`-` on a command line).
+    Stdin,
+}
+
+impl Input {
+    /// The name game ids are derived from: the file name without its directory and without a
+    /// trailing `.zst`, or `-` for the standard input (see [`crate::game_id`]).
+    pub fn id_name(&self) -> String {
+        match self {
+            Input::Stdin => "-".to_owned(),
+            Input::Path(path) => {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| path.to_string_lossy().into_owned());
+                match name.strip_suffix(".zst") {
+                    Some(stem) => stem.to_owned(),
+                    None => name,
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Input::Path(path) => write!(f, "{}", path.display()),
+            Input::Stdin => f.write_str("standard input"),
+        }
+    }
+}
+
+/// What [`crate::convert`] does.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The inputs, converted into one set of tables.
+    pub inputs: Vec<Input>,
+    /// The directory that receives `games/` (and `positions/`); created if missing.
+    pub out_dir: PathBuf,
+    /// Also write the positions table.
+    pub positions: bool,
+    /// Positions only up to this ply (ply 0 is the start position); `None` for all.
+    pub max_ply: Option<u32>,
+    /// Worker threads.
+    pub threads: NonZeroUsize,
+}
+
+/// Sizes that bound memory and shape the files; [`Limits::default`] suits large inputs, tests
+/// use small ones to get many files from small inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Games per `games` file before a worker starts the next file.
+    pub games_per_file: usize,
+    /// Games per row group of a `games` file (a row group is also closed at
+    /// [`Limits::row_group_bytes`]).
+    pub games_per_row_group: usize,
+    /// Encoded bytes a row group may hold in memory before it is written out.
+    pub row_group_bytes: usize,
+    /// Positions a worker buffers (over all partitions) before it sorts the largest partition's
+    /// buffer by zobrist and writes it as one file: the memory bound of the positions table.
+    pub positions_per_worker: usize,
+    /// Rows per row group of a `positions` file: small, so that a lookup of one zobrist key reads
+    /// few rows.
+    pub positions_per_row_group: usize,
+    /// `games` files a worker keeps open at once (one per partition); the least recently used is
+    /// finished when another partition needs one.
+    pub open_partitions: usize,
+    /// Decompressed bytes per chunk handed to the parser threads when one thread decodes.
+    pub chunk_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            games_per_file: 1_000_000,
+            games_per_row_group: 65_536,
+            row_group_bytes: 64 << 20,
+            positions_per_worker: 1 << 20,
+            positions_per_row_group: 16_384,
+            open_partitions: 8,
+            chunk_bytes: 4 << 20,
+        }
+    }
+}

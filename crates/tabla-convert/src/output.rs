@@ -1,0 +1,422 @@
+//! Writing the tables: Hive-style partition directories, files written under a hidden temporary
+//! name and renamed once complete, and each worker's open files and buffers.
+//!
+//! A file is written as `.part-<run>-<worker>-<n>.parquet.tmp` beside its final name
+//! `part-<run>-<worker>-<n>.parquet`, synced, then renamed. Names starting with `.` are skipped
+//! by Spark and Hive, and the temporary name does not match `*.parquet`, so after an
+//! interrupted run every `*.parquet` file is complete and leftovers are ignored by readers.
+
+use crate::record::GameRecord;
+use crate::tables::{GamesBuilder, Month, PositionsBuffer, TagValues};
+use crate::{ConvertError, Limits};
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::SortingColumn;
+use parquet::file::properties::WriterProperties;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+/// Hive's name for the partition of a null value, read as NULL by DuckDB and Spark.
+pub const DEFAULT_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+
+/// Games between two record batches handed to the Parquet writer.
+const BATCH_ROWS: usize = 8192;
+/// Text bytes that also close a record batch (keeps string offsets and memory small).
+const BATCH_BYTES: usize = 32 << 20;
+
+/// The directory of a partition: `year=2024/month=1` (no leading zero: DuckDB reads `01` as
+/// text, `1` as a number), with [`DEFAULT_PARTITION`] for what is
+/// unknown.
+pub(crate) fn partition_dir(month: Month) -> PathBuf {
+    let year = month
+        .0
+        .map_or_else(|| DEFAULT_PARTITION.to_owned(), |y| y.to_string());
+    let month = month
+        .1
+        .map_or_else(|| DEFAULT_PARTITION.to_owned(), |m| m.to_string());
+    PathBuf::from(format!("year={year}")).join(format!("month={month}"))
+}
+
+/// What every worker shares about the output.
+#[derive(Debug)]
+pub(crate) struct OutputPlan {
+    pub out_dir: PathBuf,
+    pub limits: Limits,
+    /// Distinguishes this run's files from those of other runs into the same directory.
+    pub run: String,
+    pub games_schema: SchemaRef,
+    pub positions_schema: SchemaRef,
+    games_props: WriterProperties,
+    positions_props: WriterProperties,
+}
+
+impl OutputPlan {
+    pub fn new(out_dir: PathBuf, limits: Limits, run: String) -> OutputPlan {
+        let compression = Compression::ZSTD(ZstdLevel::default());
+        let games_props = WriterProperties::builder()
+            .set_compression(compression)
+            .set_max_row_group_row_count(Some(limits.games_per_row_group.max(1)))
+            .set_max_row_group_bytes(Some(limits.row_group_bytes.max(1)))
+            .build();
+        let positions_props = WriterProperties::builder()
+            .set_compression(compression)
+            .set_max_row_group_row_count(Some(limits.positions_per_row_group.max(1)))
+            .set_sorting_columns(Some(vec![
+                SortingColumn {
+                    column_idx: 0,
+                    descending: false,
+                    nulls_first: false,
+                },
+                SortingColumn {
+                    column_idx: 1,
+                    descending: false,
+                    nulls_first: false,
+                },
+                SortingColumn {
+                    column_idx: 2,
+                    descending: false,
+                    nulls_first: false,
+                },
+            ]))
+            .build();
+        OutputPlan {
+            out_dir,
+            limits,
+            run,
+            games_schema: crate::tables::games_schema(),
+            positions_schema: crate::tables::positions_schema(),
+            games_props,
+            positions_props,
+        }
+    }
+}
+
+/// A Parquet file being written under its temporary name.
+struct PartFile {
+    temp: PathBuf,
+    path: PathBuf,
+    writer: ArrowWriter<BufWriter<File>>,
+}
+
+impl PartFile {
+    fn create(
+        dir: &Path,
+        name: &str,
+        schema: &SchemaRef,
+        props: &WriterProperties,
+    ) -> Result<PartFile, ConvertError> {
+        std::fs::create_dir_all(dir).map_err(|source| ConvertError::Create {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let temp = dir.join(format!(".{name}.tmp"));
+        let path = dir.join(name);
+        let file = File::create(&temp).map_err(|source| ConvertError::Create {
+            path: temp.clone(),
+            source,
+        })?;
+        let writer = ArrowWriter::try_new(
+            BufWriter::with_capacity(1 << 20, file),
+            schema.clone(),
+            Some(props.clone()),
+        );
+        match writer {
+            Ok(writer) => Ok(PartFile { temp, path, writer }),
+            Err(source) => {
+                let _ = std::fs::remove_file(&temp);
+                Err(ConvertError::Parquet { path: temp, source })
+            }
+        }
+    }
+
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), ConvertError> {
+        self.writer
+            .write(batch)
+            .map_err(|source| ConvertError::Parquet {
+                path: self.temp.clone(),
+                source,
+            })
+    }
+
+    /// Completes the file and gives it its final name.
+    fn finish(self) -> Result<PathBuf, ConvertError> {
+        let PartFile { temp, path, writer } = self;
+        let result = (|| {
+            let buffered = writer
+                .into_inner()
+                .map_err(|source| ConvertError::Parquet {
+                    path: temp.clone(),
+                    source,
+                })?;
+            let write_error = |source| ConvertError::Write {
+                path: temp.clone(),
+                source,
+            };
+            let file = buffered
+                .into_inner()
+                .map_err(|e| write_error(e.into_error()))?;
+            file.sync_all().map_err(write_error)?;
+            drop(file);
+            std::fs::rename(&temp, &path).map_err(write_error)
+        })();
+        match result {
+            Ok(()) => Ok(path),
+            Err(e) => {
+                let _ = std::fs::remove_file(&temp);
+                Err(e)
+            }
+        }
+    }
+
+    /// Drops the file unfinished.
+    fn abort(self) {
+        let PartFile { temp, writer, .. } = self;
+        drop(writer);
+        let _ = std::fs::remove_file(temp);
+    }
+}
+
+/// The `games` rows of one partition: a batch being gathered and the file it goes to.
+struct OpenGames {
+    month: Month,
+    builder: GamesBuilder,
+    file: Option<PartFile>,
+    rows_in_file: usize,
+    last_use: u64,
+}
+
+/// What a worker wrote.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
+    pub files: Vec<PathBuf>,
+    pub games: u64,
+    pub games_with_error: u64,
+    pub positions: u64,
+}
+
+/// One worker's output: its open `games` files and its positions buffers.
+pub(crate) struct Sink<'a> {
+    plan: &'a OutputPlan,
+    worker: usize,
+    next_file: usize,
+    games: Vec<OpenGames>,
+    positions: Vec<(Month, PositionsBuffer)>,
+    buffered_positions: usize,
+    clock: u64,
+    written: Written,
+}
+
+impl<'a> Sink<'a> {
+    pub fn new(plan: &'a OutputPlan, worker: usize) -> Sink<'a> {
+        Sink {
+            plan,
+            worker,
+            next_file: 0,
+            games: Vec::new(),
+            positions: Vec::new(),
+            buffered_positions: 0,
+            clock: 0,
+            written: Written::default(),
+        }
+    }
+
+    fn file_name(&mut self) -> String {
+        self.next_file += 1;
+        format!(
+            "part-{}-{:03}-{:05}.parquet",
+            self.plan.run, self.worker, self.next_file
+        )
+    }
+
+    /// Adds one game (and its positions, if recorded).
+    pub fn add_game(
+        &mut self,
+        id: u64,
+        record: &GameRecord,
+        movetext: &str,
+    ) -> Result<(), ConvertError> {
+        let tags = TagValues::of(record);
+        let month = tags.month();
+        self.clock += 1;
+        let slot = match self.games.iter().position(|g| g.month == month) {
+            Some(i) => i,
+            None => self.open_games(month)?,
+        };
+        let open = &mut self.games[slot];
+        open.last_use = self.clock;
+        open.builder.push(id, record, &tags, movetext);
+        self.written.games += 1;
+        self.written.games_with_error += u64::from(record.error.is_some());
+        if open.builder.rows() >= BATCH_ROWS || open.builder.bytes() >= BATCH_BYTES {
+            self.flush_games(slot)?;
+        }
+        if self.games[slot].rows_in_file >= self.plan.limits.games_per_file {
+            self.finish_games_file(slot)?;
+        }
+        let n = record.positions.len();
+        if n > 0 {
+            let slot = match self.positions.iter().position(|(m, _)| *m == month) {
+                Some(i) => i,
+                None => {
+                    self.positions.push((month, PositionsBuffer::default()));
+                    self.positions.len() - 1
+                }
+            };
+            self.positions[slot].1.push_game(id, record);
+            self.buffered_positions += n;
+            self.written.positions += n as u64;
+            while self.buffered_positions >= self.plan.limits.positions_per_worker.max(1) {
+                self.write_largest_positions()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A slot for a partition not open yet, closing the least recently used one if too many
+    /// are open.
+    fn open_games(&mut self, month: Month) -> Result<usize, ConvertError> {
+        if self.games.len() >= self.plan.limits.open_partitions.max(1) {
+            let oldest = (0..self.games.len())
+                .min_by_key(|&i| self.games[i].last_use)
+                .unwrap_or(0);
+            self.close_games(oldest)?;
+        }
+        self.games.push(OpenGames {
+            month,
+            builder: GamesBuilder::new(self.plan.games_schema.clone()),
+            file: None,
+            rows_in_file: 0,
+            last_use: self.clock,
+        });
+        Ok(self.games.len() - 1)
+    }
+
+    /// Hands the gathered rows of a partition to its file (opening one if needed).
+    fn flush_games(&mut self, slot: usize) -> Result<(), ConvertError> {
+        if self.games[slot].builder.rows() == 0 {
+            return Ok(());
+        }
+        if self.games[slot].file.is_none() {
+            let dir = self
+                .plan
+                .out_dir
+                .join("games")
+                .join(partition_dir(self.games[slot].month));
+            let name = self.file_name();
+            let file =
+                PartFile::create(&dir, &name, &self.plan.games_schema, &self.plan.games_props)?;
+            self.games[slot].file = Some(file);
+        }
+        let open = &mut self.games[slot];
+        let rows = open.builder.rows();
+        let batch = open
+            .builder
+            .finish()
+            .map_err(|e| ConvertError::Worker(e.to_string()))?;
+        if let Some(file) = &mut open.file {
+            file.write(&batch)?;
+        }
+        open.rows_in_file += rows;
+        Ok(())
+    }
+
+    fn finish_games_file(&mut self, slot: usize) -> Result<(), ConvertError> {
+        self.flush_games(slot)?;
+        let open = &mut self.games[slot];
+        open.rows_in_file = 0;
+        if let Some(file) = open.file.take() {
+            let path = file.finish()?;
+            self.written.files.push(path);
+        }
+        Ok(())
+    }
+
+    fn close_games(&mut self, slot: usize) -> Result<(), ConvertError> {
+        self.finish_games_file(slot)?;
+        self.games.swap_remove(slot);
+        Ok(())
+    }
+
+    /// Sorts the largest positions buffer and writes it as one file.
+    fn write_largest_positions(&mut self) -> Result<(), ConvertError> {
+        let Some(slot) = (0..self.positions.len()).max_by_key(|&i| self.positions[i].1.len())
+        else {
+            self.buffered_positions = 0;
+            return Ok(());
+        };
+        self.write_positions(slot)
+    }
+
+    fn write_positions(&mut self, slot: usize) -> Result<(), ConvertError> {
+        let (month, mut buffer) = self.positions.swap_remove(slot);
+        let n = buffer.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let dir = self
+            .plan
+            .out_dir
+            .join("positions")
+            .join(partition_dir(month));
+        let name = self.file_name();
+        let mut file = PartFile::create(
+            &dir,
+            &name,
+            &self.plan.positions_schema,
+            &self.plan.positions_props,
+        )?;
+        let rows = self.plan.limits.positions_per_row_group.max(1);
+        let result = buffer.drain_sorted(&self.plan.positions_schema, rows, |batch| {
+            file.write(&batch)
+        });
+        if let Err(e) = result {
+            file.abort();
+            return Err(e);
+        }
+        self.written.files.push(file.finish()?);
+        self.buffered_positions -= n;
+        Ok(())
+    }
+
+    /// Writes out everything buffered and completes every file.
+    pub fn finish(mut self) -> Result<Written, ConvertError> {
+        let result = (|| {
+            while !self.games.is_empty() {
+                self.close_games(self.games.len() - 1)?;
+            }
+            while !self.positions.is_empty() {
+                self.write_positions(self.positions.len() - 1)?;
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Ok(std::mem::take(&mut self.written)),
+            Err(e) => {
+                self.abort();
+                Err(e)
+            }
+        }
+    }
+
+    /// Removes the files being written; completed files stay.
+    pub fn abort(&mut self) {
+        for open in self.games.drain(..) {
+            if let Some(file) = open.file {
+                file.abort();
+            }
+        }
+        self.positions.clear();
+    }
+}
+
+/// A name for this run's files: the time and the process id, as hex.
+pub(crate) fn run_name() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mixed = crate::game_id::name_hash(&format!("{nanos}-{}", std::process::id()));
+    format!("{:012x}", mixed >> 16)
+}

@@ -1,0 +1,244 @@
+//! One game as the tables need it, filled by a [`ReplayVisitor`] from the replay: tags, the
+//! mainline's UCI moves, its final FEN, the first error, and the positions when asked for.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+use tabla::{Move, Position};
+use tabla_pgn::{
+    GameStart, Location, PgnError, RawTag, ReplayVisitor, SanToken, Skip, decode_text, push_fen,
+};
+
+/// Text kept in one buffer and cut by ranges, so a game costs no allocation per tag or move.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Arena {
+    pub text: String,
+}
+
+impl Arena {
+    fn push(&mut self, s: &str) -> Range<u32> {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        start..self.text.len() as u32
+    }
+
+    pub fn get(&self, range: &Range<u32>) -> &str {
+        &self.text[range.start as usize..range.end as usize]
+    }
+}
+
+/// The positions of a game's mainline, ply 0 first.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Positions {
+    pub zobrist: Vec<u64>,
+    /// FEN, SAN and UCI per ply (SAN and UCI empty at ply 0).
+    pub fen: Vec<Range<u32>>,
+    pub san: Vec<Range<u32>>,
+    pub uci: Vec<Range<u32>>,
+    pub text: Arena,
+}
+
+impl Positions {
+    fn clear(&mut self) {
+        self.zobrist.clear();
+        self.fen.clear();
+        self.san.clear();
+        self.uci.clear();
+        self.text.text.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.zobrist.len()
+    }
+}
+
+/// A game read and replayed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GameRecord {
+    /// Where the game's first token is, in the reader's coordinates.
+    pub start: Location,
+    /// Tag names and decoded values, in file order.
+    pub tags: Vec<(Range<u32>, Range<u32>)>,
+    pub tag_text: Arena,
+    /// The mainline's moves in UCI, as played.
+    pub uci: Vec<Range<u32>>,
+    pub uci_text: Arena,
+    /// The position after the last mainline move played; empty when there is no start position.
+    pub final_fen: Option<String>,
+    /// Why replay stopped, or the first error when it did not (see [`Recorder`]).
+    pub error: Option<String>,
+    pub positions: Positions,
+}
+
+impl GameRecord {
+    pub fn tag_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags
+            .iter()
+            .map(|(n, v)| (self.tag_text.get(n), self.tag_text.get(v)))
+    }
+
+    pub fn uci_moves(&self) -> impl Iterator<Item = &str> {
+        self.uci.iter().map(|r| self.uci_text.get(r))
+    }
+}
+
+/// The [`ReplayVisitor`] filling a [`GameRecord`]. Variations are skipped: the tables hold the
+/// mainline only (its text stays in `movetext`).
+///
+/// The `error` column takes the error that ended the mainline when there is one (an illegal,
+/// ambiguous or unreadable move, an unplayable start), else the first error met in the game
+/// (a malformed tag, a stray character...), else none.
+#[derive(Debug)]
+pub(crate) struct Recorder {
+    record: GameRecord,
+    /// Keep positions up to this ply; `None` for no positions at all.
+    positions_to: Option<u32>,
+    ply: u32,
+    last: Option<Position>,
+    mainline_ended: bool,
+    /// The SAN of the move being played, between `before_move` and `after_move`.
+    pending_san: String,
+    pending_uci: String,
+}
+
+impl Recorder {
+    /// A recorder; `positions_to` is the last ply whose position is kept (`None`: none kept).
+    pub fn new(positions_to: Option<u32>) -> Recorder {
+        Recorder {
+            record: GameRecord::default(),
+            positions_to,
+            ply: 0,
+            last: None,
+            mainline_ended: false,
+            pending_san: String::new(),
+            pending_uci: String::new(),
+        }
+    }
+
+    /// The game just read.
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    fn keep_position(&self) -> bool {
+        self.positions_to.is_some_and(|to| self.ply <= to)
+    }
+
+    fn push_position(&mut self, pos: &Position, with_move: bool) {
+        let p = &mut self.record.positions;
+        p.zobrist.push(pos.zobrist());
+        let start = p.text.text.len() as u32;
+        push_fen(pos, &mut p.text.text);
+        p.fen.push(start..p.text.text.len() as u32);
+        if with_move {
+            let san = p.text.push(&self.pending_san);
+            p.san.push(san);
+            let uci = p.text.push(&self.pending_uci);
+            p.uci.push(uci);
+        } else {
+            p.san.push(0..0);
+            p.uci.push(0..0);
+        }
+    }
+
+    /// The error as a deterministic text: the line counts from the game's first line, so it
+    /// does not depend on where a thread started reading.
+    fn describe(&self, error: &PgnError) -> String {
+        let line = error.location.line.saturating_sub(self.record.start.line) + 1;
+        let mut text = format!("{}:{}", line, error.location.column);
+        if let Some(n) = error.move_number {
+            let _ = write!(text, ", move {n}");
+        }
+        if !error.token.is_empty() {
+            let _ = write!(text, ": {:?}", error.token);
+        }
+        let _ = write!(text, ": {}", error.kind);
+        text
+    }
+}
+
+impl ReplayVisitor for Recorder {
+    type Output = ();
+
+    fn begin_game(&mut self, start: GameStart) {
+        let r = &mut self.record;
+        r.start = start.location;
+        r.tags.clear();
+        r.tag_text.text.clear();
+        r.uci.clear();
+        r.uci_text.text.clear();
+        r.final_fen = None;
+        r.error = None;
+        r.positions.clear();
+        self.ply = 0;
+        self.last = None;
+        self.mainline_ended = false;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        let r = &mut self.record;
+        let name = r.tag_text.push(&decode_text(name));
+        let value = r.tag_text.push(&value.decode());
+        r.tags.push((name, value));
+    }
+
+    fn start_position(&mut self, pos: &Position) {
+        self.last = Some(pos.clone_without_history());
+        if self.keep_position() {
+            self.push_position(pos, false);
+        }
+    }
+
+    fn before_move(&mut self, pos: &Position, mv: Move, _token: SanToken<'_>) {
+        self.pending_uci.clear();
+        self.pending_san.clear();
+        if mv.is_null() {
+            self.pending_uci.push_str("0000");
+            self.pending_san.push_str("--");
+        } else {
+            self.pending_uci.push_str(&pos.uci(mv));
+            if self.positions_to.is_some_and(|to| self.ply < to) {
+                self.pending_san.push_str(&pos.san_without_suffix(mv));
+            }
+        }
+        let r = &mut self.record;
+        let uci = r.uci_text.push(&self.pending_uci);
+        r.uci.push(uci);
+    }
+
+    fn after_move(&mut self, pos: &Position) {
+        self.ply += 1;
+        if self.keep_position() {
+            self.pending_san.push_str(pos.check_suffix());
+            self.push_position(pos, true);
+        }
+        match &mut self.last {
+            Some(last) => *last = pos.clone_without_history(),
+            None => self.last = Some(pos.clone_without_history()),
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        Skip(true)
+    }
+
+    fn error(&mut self, error: PgnError) {
+        // Variations are skipped, so every move error is the mainline's.
+        let ends_mainline = error.depth == 0 && error.kind.ends_line();
+        if self.mainline_ended {
+            return;
+        }
+        if ends_mainline || self.record.error.is_none() {
+            self.record.error = Some(self.describe(&error));
+        }
+        self.mainline_ended = ends_mainline;
+    }
+
+    fn end_game(&mut self) {
+        if let Some(last) = &self.last {
+            let mut fen = self.record.final_fen.take().unwrap_or_default();
+            fen.clear();
+            push_fen(last, &mut fen);
+            self.record.final_fen = Some(fen);
+        }
+    }
+}

@@ -1,0 +1,388 @@
+//! The two tables: their Arrow schemas, and the builders that turn game records into record
+//! batches.
+
+use crate::date::{PgnDate, parse_date};
+use crate::record::GameRecord;
+use arrow_array::UInt64Array;
+use arrow_array::builder::{
+    ArrayBuilder, Date32Builder, Int32Builder, ListBuilder, StringBuilder, UInt32Builder,
+    UInt64Builder,
+};
+use arrow_array::{ArrayRef, ListArray, RecordBatch, StringArray, StructArray, UInt32Array};
+use arrow_buffer::{OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
+use std::sync::Arc;
+
+/// How a tag's value is stored in its column.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// As written (decoded to UTF-8).
+    Text,
+    /// `Date32`, null unless the date is whole and exists.
+    Date,
+    /// `Int32`, null unless the value is an integer.
+    Int,
+}
+
+/// The tags with a column of their own, in column order: the lichess database's tags.
+const TAG_COLUMNS: [(&str, &str, Kind); 19] = [
+    ("Event", "event", Kind::Text),
+    ("Site", "site", Kind::Text),
+    ("Date", "date", Kind::Date),
+    ("Round", "round", Kind::Text),
+    ("White", "white", Kind::Text),
+    ("Black", "black", Kind::Text),
+    ("Result", "result", Kind::Text),
+    ("UTCDate", "utc_date", Kind::Date),
+    ("UTCTime", "utc_time", Kind::Text),
+    ("WhiteElo", "white_elo", Kind::Int),
+    ("BlackElo", "black_elo", Kind::Int),
+    ("WhiteRatingDiff", "white_rating_diff", Kind::Int),
+    ("BlackRatingDiff", "black_rating_diff", Kind::Int),
+    ("WhiteTitle", "white_title", Kind::Text),
+    ("BlackTitle", "black_title", Kind::Text),
+    ("ECO", "eco", Kind::Text),
+    ("Opening", "opening", Kind::Text),
+    ("TimeControl", "time_control", Kind::Text),
+    ("Termination", "termination", Kind::Text),
+];
+
+/// The column of a tag, by its name as written.
+fn tag_column(name: &str) -> Option<usize> {
+    TAG_COLUMNS.iter().position(|(tag, _, _)| *tag == name)
+}
+
+fn tag_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("name", DataType::Utf8, false),
+        Field::new("value", DataType::Utf8, false),
+    ])
+}
+
+fn tags_item() -> Field {
+    Field::new("item", DataType::Struct(tag_fields()), false)
+}
+
+fn uci_item() -> Field {
+    Field::new("item", DataType::Utf8, false)
+}
+
+/// The `games` table's schema.
+pub fn games_schema() -> SchemaRef {
+    let mut fields = vec![Field::new("game_id", DataType::UInt64, false)];
+    for (_, column, kind) in TAG_COLUMNS {
+        let data_type = match kind {
+            Kind::Text => DataType::Utf8,
+            Kind::Date => DataType::Date32,
+            Kind::Int => DataType::Int32,
+        };
+        fields.push(Field::new(column, data_type, true));
+    }
+    fields.extend([
+        Field::new("movetext", DataType::Utf8, false),
+        Field::new("uci", DataType::List(Arc::new(uci_item())), false),
+        Field::new("plies", DataType::UInt32, false),
+        Field::new("final_fen", DataType::Utf8, true),
+        Field::new("error", DataType::Utf8, true),
+        Field::new("tags", DataType::List(Arc::new(tags_item())), false),
+    ]);
+    Arc::new(Schema::new(fields))
+}
+
+/// The `positions` table's schema.
+pub fn positions_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("zobrist", DataType::UInt64, false),
+        Field::new("game_id", DataType::UInt64, false),
+        Field::new("ply", DataType::UInt32, false),
+        Field::new("fen", DataType::Utf8, false),
+        Field::new("san", DataType::Utf8, true),
+        Field::new("uci", DataType::Utf8, true),
+    ]))
+}
+
+/// A column builder for one tag column.
+#[derive(Debug)]
+enum TagBuilder {
+    Text(StringBuilder),
+    Date(Date32Builder),
+    Int(Int32Builder),
+}
+
+/// The year and month of a game, for its partition.
+pub(crate) type Month = (Option<i32>, Option<u32>);
+
+/// Rows of the `games` table being gathered into a record batch.
+#[derive(Debug)]
+pub(crate) struct GamesBuilder {
+    schema: SchemaRef,
+    game_id: UInt64Builder,
+    tags: Vec<TagBuilder>,
+    movetext: StringBuilder,
+    uci: ListBuilder<StringBuilder>,
+    plies: UInt32Builder,
+    final_fen: StringBuilder,
+    error: StringBuilder,
+    other_names: StringBuilder,
+    other_values: StringBuilder,
+    other_offsets: Vec<i32>,
+    rows: usize,
+    bytes: usize,
+}
+
+/// What one game's tags give its columns.
+pub(crate) struct TagValues<'a> {
+    values: [Option<&'a str>; TAG_COLUMNS.len()],
+    dates: [PgnDate; 2],
+    ints: [Option<i32>; 4],
+    /// Tags kept in the `tags` column: those without a column, repeated ones, and typed ones
+    /// whose value did not fit the type (so nothing is lost).
+    other: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> TagValues<'a> {
+    pub fn of(record: &'a GameRecord) -> TagValues<'a> {
+        let mut v = TagValues {
+            values: [None; TAG_COLUMNS.len()],
+            dates: [PgnDate::default(); 2],
+            ints: [None; 4],
+            other: Vec::new(),
+        };
+        for (name, value) in record.tag_pairs() {
+            let Some(column) = tag_column(name).filter(|&c| v.values[c].is_none()) else {
+                v.other.push((name, value));
+                continue;
+            };
+            let fits = match TAG_COLUMNS[column].2 {
+                Kind::Text => true,
+                Kind::Date => {
+                    let date = parse_date(value);
+                    v.dates[date_index(column)] = date;
+                    date.days.is_some()
+                }
+                Kind::Int => {
+                    let n = value.trim().parse::<i32>().ok();
+                    v.ints[int_index(column)] = n;
+                    n.is_some()
+                }
+            };
+            v.values[column] = Some(value);
+            if !fits {
+                v.other.push((name, value));
+            }
+        }
+        v
+    }
+
+    /// Year and month from `UTCDate`, else `Date`.
+    pub fn month(&self) -> Month {
+        let [date, utc] = self.dates;
+        let pick = if utc.year.is_some() { utc } else { date };
+        (pick.year, pick.month)
+    }
+}
+
+fn date_index(column: usize) -> usize {
+    usize::from(TAG_COLUMNS[column].0 == "UTCDate")
+}
+
+fn int_index(column: usize) -> usize {
+    TAG_COLUMNS
+        .iter()
+        .filter(|c| c.2 == Kind::Int)
+        .position(|c| c.0 == TAG_COLUMNS[column].0)
+        .unwrap_or(0)
+}
+
+impl GamesBuilder {
+    pub fn new(schema: SchemaRef) -> GamesBuilder {
+        GamesBuilder {
+            schema,
+            game_id: UInt64Builder::new(),
+            tags: TAG_COLUMNS
+                .iter()
+                .map(|(_, _, kind)| match kind {
+                    Kind::Text => TagBuilder::Text(StringBuilder::new()),
+                    Kind::Date => TagBuilder::Date(Date32Builder::new()),
+                    Kind::Int => TagBuilder::Int(Int32Builder::new()),
+                })
+                .collect(),
+            movetext: StringBuilder::new(),
+            uci: ListBuilder::new(StringBuilder::new()).with_field(uci_item()),
+            plies: UInt32Builder::new(),
+            final_fen: StringBuilder::new(),
+            error: StringBuilder::new(),
+            other_names: StringBuilder::new(),
+            other_values: StringBuilder::new(),
+            other_offsets: vec![0],
+            rows: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Rows gathered.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Roughly the bytes of text gathered.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub fn push(&mut self, id: u64, record: &GameRecord, tags: &TagValues<'_>, movetext: &str) {
+        self.game_id.append_value(id);
+        for (column, builder) in self.tags.iter_mut().enumerate() {
+            match builder {
+                TagBuilder::Text(b) => b.append_option(tags.values[column]),
+                TagBuilder::Date(b) => b.append_option(tags.dates[date_index(column)].days),
+                TagBuilder::Int(b) => b.append_option(tags.ints[int_index(column)]),
+            }
+        }
+        self.movetext.append_value(movetext);
+        for mv in record.uci_moves() {
+            self.uci.values().append_value(mv);
+        }
+        self.uci.append(true);
+        self.plies.append_value(record.uci.len() as u32);
+        self.final_fen.append_option(record.final_fen.as_deref());
+        self.error.append_option(record.error.as_deref());
+        for (name, value) in &tags.other {
+            self.other_names.append_value(name);
+            self.other_values.append_value(value);
+        }
+        self.other_offsets.push(self.other_names.len() as i32);
+        self.rows += 1;
+        self.bytes += movetext.len()
+            + record.tag_text.text.len()
+            + record.uci_text.text.len()
+            + record.uci.len() * 4
+            + 100;
+    }
+
+    /// The rows gathered as a record batch; the builder starts again empty.
+    pub fn finish(&mut self) -> Result<RecordBatch, arrow_schema::ArrowError> {
+        let mut columns: Vec<ArrayRef> = vec![Arc::new(self.game_id.finish())];
+        for builder in &mut self.tags {
+            columns.push(match builder {
+                TagBuilder::Text(b) => Arc::new(b.finish()),
+                TagBuilder::Date(b) => Arc::new(b.finish()),
+                TagBuilder::Int(b) => Arc::new(b.finish()),
+            });
+        }
+        columns.push(Arc::new(self.movetext.finish()));
+        columns.push(Arc::new(self.uci.finish()));
+        columns.push(Arc::new(self.plies.finish()));
+        columns.push(Arc::new(self.final_fen.finish()));
+        columns.push(Arc::new(self.error.finish()));
+        let pairs = StructArray::try_new(
+            tag_fields(),
+            vec![
+                Arc::new(self.other_names.finish()),
+                Arc::new(self.other_values.finish()),
+            ],
+            None,
+        )?;
+        let offsets = std::mem::replace(&mut self.other_offsets, vec![0]);
+        let tags = ListArray::try_new(
+            Arc::new(tags_item()),
+            OffsetBuffer::new(ScalarBuffer::from(offsets)),
+            Arc::new(pairs),
+            None,
+        )?;
+        columns.push(Arc::new(tags));
+        self.rows = 0;
+        self.bytes = 0;
+        RecordBatch::try_new(self.schema.clone(), columns)
+    }
+}
+
+/// One row of the `positions` table, its text in the buffer's arena.
+#[derive(Copy, Clone, Debug)]
+struct PositionRow {
+    zobrist: u64,
+    game_id: u64,
+    ply: u32,
+    /// FEN, SAN and UCI as `start..end` of the arena (SAN and UCI empty at ply 0).
+    fen: (u32, u32),
+    san: (u32, u32),
+    uci: (u32, u32),
+}
+
+/// Positions gathered for one partition, to be sorted by zobrist and written as one file.
+#[derive(Debug, Default)]
+pub(crate) struct PositionsBuffer {
+    rows: Vec<PositionRow>,
+    text: String,
+}
+
+impl PositionsBuffer {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The positions of one game.
+    pub fn push_game(&mut self, game_id: u64, record: &GameRecord) {
+        let p = &record.positions;
+        for ply in 0..p.len() {
+            let mut put = |range: &std::ops::Range<u32>| {
+                let start = self.text.len() as u32;
+                self.text.push_str(p.text.get(range));
+                (start, self.text.len() as u32)
+            };
+            let fen = put(&p.fen[ply]);
+            let san = put(&p.san[ply]);
+            let uci = put(&p.uci[ply]);
+            self.rows.push(PositionRow {
+                zobrist: p.zobrist[ply],
+                game_id,
+                ply: ply as u32,
+                fen,
+                san,
+                uci,
+            });
+        }
+    }
+
+    /// Sorts by zobrist, then game and ply, and hands out record batches of at most `rows`
+    /// rows; the buffer is empty afterwards.
+    pub fn drain_sorted(
+        &mut self,
+        schema: &SchemaRef,
+        rows: usize,
+        mut write: impl FnMut(RecordBatch) -> Result<(), crate::ConvertError>,
+    ) -> Result<(), crate::ConvertError> {
+        self.rows
+            .sort_unstable_by_key(|r| (r.zobrist, r.game_id, r.ply));
+        let text = &self.text;
+        let get = |(s, e): (u32, u32)| &text[s as usize..e as usize];
+        for chunk in self.rows.chunks(rows.max(1)) {
+            let zobrist = UInt64Array::from_iter_values(chunk.iter().map(|r| r.zobrist));
+            let game_id = UInt64Array::from_iter_values(chunk.iter().map(|r| r.game_id));
+            let ply = UInt32Array::from_iter_values(chunk.iter().map(|r| r.ply));
+            let fen = StringArray::from_iter_values(chunk.iter().map(|r| get(r.fen)));
+            let san: StringArray = chunk
+                .iter()
+                .map(|r| (r.ply > 0).then(|| get(r.san)))
+                .collect();
+            let uci: StringArray = chunk
+                .iter()
+                .map(|r| (r.ply > 0).then(|| get(r.uci)))
+                .collect();
+            let columns: Vec<ArrayRef> = vec![
+                Arc::new(zobrist),
+                Arc::new(game_id),
+                Arc::new(ply),
+                Arc::new(fen),
+                Arc::new(san),
+                Arc::new(uci),
+            ];
+            let batch = RecordBatch::try_new(schema.clone(), columns)
+                .map_err(|e| crate::ConvertError::Worker(e.to_string()))?;
+            write(batch)?;
+        }
+        self.rows.clear();
+        self.text.clear();
+        Ok(())
+    }
+}

@@ -1,0 +1,595 @@
+//! The work and the workers: every input is cut into tasks (byte ranges of plain files, runs of
+//! frames of pzstd files, or one decoding task for any other stream), and `threads` workers
+//! take tasks from one queue, each writing its own files.
+//!
+//! A decoding task cuts the text it decodes at game starts into chunks and queues them for the
+//! other workers; when the queue is full it parses the chunk itself, so it never waits and
+//! memory stays bounded (at most two chunks per worker queued).
+
+use crate::game_id::id_from_hash;
+use crate::movetext::movetext;
+use crate::output::{OutputPlan, Sink, Written};
+use crate::record::Recorder;
+use crate::source::{Frame, FrameFile, FrameStream, HINT_LEN, Layout};
+use crate::track::{FrameText, OVERLAP, Recording, SharedTrack, Track, TrackedStream, cut};
+use crate::{ConvertError, Input, ProgressSink};
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, Cursor, Read};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use tabla_pgn::{Reader, Replayer};
+
+/// Smallest byte range a plain file is cut into.
+const MIN_RANGE: u64 = 64 << 10;
+/// Decoded text a decoding task holds while looking for a game start to cut at; past it, the
+/// task reads the rest of the stream itself.
+const MAX_PENDING: usize = 64 << 20;
+
+/// An input, looked at.
+pub(crate) struct Prepared {
+    pub input: Input,
+    pub name_hash: u64,
+    pub layout: Layout,
+    pub frames: Arc<[Frame]>,
+}
+
+/// A piece of work.
+enum Task {
+    /// Games starting in `start..end` of a plain file.
+    Plain { input: usize, start: u64, end: u64 },
+    /// Games starting in frames `first..end` of a pzstd file.
+    Frames {
+        input: usize,
+        first: usize,
+        end: usize,
+    },
+    /// Decode a stream and hand out chunks.
+    Stream { input: usize },
+}
+
+/// Decoded text from one game start to the next (plus [`OVERLAP`]).
+struct Chunk {
+    input: usize,
+    text: Vec<u8>,
+    /// Where the chunk's own games end (`None`: at its end).
+    stop: Option<u64>,
+    /// Frame starts in chunk offsets: `(offset, ordinal, in-frame offset)`.
+    frames: Vec<(u64, u64, u64)>,
+}
+
+#[derive(Default)]
+struct Queue {
+    tasks: VecDeque<Task>,
+    chunks: VecDeque<Chunk>,
+    producers: usize,
+    error: Option<ConvertError>,
+}
+
+/// Everything the workers share.
+pub(crate) struct Job<'a> {
+    pub inputs: Vec<Prepared>,
+    pub plan: OutputPlan,
+    pub positions_to: Option<u32>,
+    pub threads: usize,
+    pub progress: &'a dyn ProgressSink,
+    queue: Mutex<Queue>,
+    ready: Condvar,
+    failed: AtomicBool,
+    pub input_bytes: AtomicU64,
+}
+
+impl<'a> Job<'a> {
+    pub fn new(
+        inputs: Vec<Prepared>,
+        plan: OutputPlan,
+        positions_to: Option<u32>,
+        threads: usize,
+        progress: &'a dyn ProgressSink,
+    ) -> Job<'a> {
+        let mut queue = Queue::default();
+        // Decoding tasks first, so the other workers have chunks early.
+        for (i, input) in inputs.iter().enumerate() {
+            if matches!(input.layout, Layout::Stream) {
+                queue.tasks.push_back(Task::Stream { input: i });
+            }
+        }
+        for (i, input) in inputs.iter().enumerate() {
+            match &input.layout {
+                Layout::Stream => {}
+                Layout::Plain { len } => {
+                    let parts = if threads == 1 {
+                        1
+                    } else {
+                        (threads as u64 * 4).min(len.div_ceil(MIN_RANGE)).max(1)
+                    };
+                    for p in 0..parts {
+                        queue.tasks.push_back(Task::Plain {
+                            input: i,
+                            start: len * p / parts,
+                            end: len * (p + 1) / parts,
+                        });
+                    }
+                }
+                Layout::Frames { frames, .. } => {
+                    let n = frames.len();
+                    let parts = if threads == 1 {
+                        1
+                    } else {
+                        (threads * 2).min(n)
+                    };
+                    for p in 0..parts {
+                        queue.tasks.push_back(Task::Frames {
+                            input: i,
+                            first: n * p / parts,
+                            end: n * (p + 1) / parts,
+                        });
+                    }
+                }
+            }
+        }
+        Job {
+            inputs,
+            plan,
+            positions_to,
+            threads,
+            progress,
+            queue: Mutex::new(queue),
+            ready: Condvar::new(),
+            failed: AtomicBool::new(false),
+            input_bytes: AtomicU64::new(0),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        // A worker that panicked while holding the lock left the queue consistent (every
+        // change is one push or pop), so its poison is ignored.
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records the first error and stops every worker.
+    fn fail(&self, error: ConvertError) {
+        let mut queue = self.lock();
+        if queue.error.is_none() {
+            queue.error = Some(error);
+        }
+        self.failed.store(true, Ordering::Relaxed);
+        drop(queue);
+        self.ready.notify_all();
+    }
+
+    /// The first error, once every worker is done.
+    pub fn take_error(&self) -> Option<ConvertError> {
+        self.lock().error.take()
+    }
+
+    /// One worker: takes tasks until none are left, then completes its files.
+    pub fn work(&self, worker: usize) -> Written {
+        let mut w = Worker {
+            job: self,
+            sink: Sink::new(&self.plan, worker),
+            replayer: Replayer::new(Recorder::new(self.positions_to)),
+        };
+        loop {
+            let next = self.next();
+            let result = match next {
+                None => break,
+                Some(Next::Task(task)) => w.run(task),
+                Some(Next::Chunk(chunk)) => w.run_chunk(chunk),
+            };
+            if let Err(e) = result {
+                self.fail(e);
+                break;
+            }
+        }
+        if self.failed.load(Ordering::Relaxed) {
+            w.sink.abort();
+            return Written::default();
+        }
+        match w.sink.finish() {
+            Ok(written) => written,
+            Err(e) => {
+                self.fail(e);
+                Written::default()
+            }
+        }
+    }
+
+    fn next(&self) -> Option<Next> {
+        let mut queue = self.lock();
+        loop {
+            if self.failed.load(Ordering::Relaxed) {
+                return None;
+            }
+            if let Some(chunk) = queue.chunks.pop_front() {
+                return Some(Next::Chunk(chunk));
+            }
+            if let Some(task) = queue.tasks.pop_front() {
+                if matches!(task, Task::Stream { .. }) {
+                    queue.producers += 1;
+                }
+                return Some(Next::Task(task));
+            }
+            if queue.producers == 0 {
+                return None;
+            }
+            queue = self.ready.wait(queue).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Queues a chunk for another worker, or gives it back when the queue is full.
+    fn offer(&self, chunk: Chunk) -> Option<Chunk> {
+        let mut queue = self.lock();
+        if queue.chunks.len() >= self.threads.saturating_sub(1) * 2 {
+            return Some(chunk);
+        }
+        queue.chunks.push_back(chunk);
+        drop(queue);
+        self.ready.notify_one();
+        None
+    }
+
+    fn producer_done(&self) {
+        let mut queue = self.lock();
+        queue.producers -= 1;
+        drop(queue);
+        self.ready.notify_all();
+    }
+
+    fn report(&self, input_bytes: u64, games: u64) {
+        if input_bytes > 0 {
+            self.input_bytes.fetch_add(input_bytes, Ordering::Relaxed);
+        }
+        self.progress.advance(input_bytes, games);
+    }
+}
+
+enum Next {
+    Task(Task),
+    Chunk(Chunk),
+}
+
+/// Progress reports gathered a little before they go to the sink.
+struct Batched<'j, 'a> {
+    job: &'j Job<'a>,
+    bytes: u64,
+    games: u64,
+}
+
+impl Batched<'_, '_> {
+    fn add(&mut self, bytes: u64, games: u64) {
+        self.bytes += bytes;
+        self.games += games;
+        if self.games >= 256 || self.bytes >= 1 << 20 {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.bytes > 0 || self.games > 0 {
+            self.job.report(self.bytes, self.games);
+            self.bytes = 0;
+            self.games = 0;
+        }
+    }
+}
+
+impl Drop for Batched<'_, '_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+struct Worker<'j, 'a> {
+    job: &'j Job<'a>,
+    sink: Sink<'j>,
+    replayer: Replayer<Recorder>,
+}
+
+impl<'j, 'a> Worker<'j, 'a> {
+    fn input(&self, i: usize) -> &'j Input {
+        &self.job.inputs[i].input
+    }
+
+    fn run(&mut self, task: Task) -> Result<(), ConvertError> {
+        match task {
+            Task::Plain { input, start, end } => self.run_plain(input, start, end),
+            Task::Frames { input, first, end } => self.run_frames(input, first, end),
+            Task::Stream { input } => {
+                let result = self.run_stream(input);
+                self.job.producer_done();
+                result
+            }
+        }
+    }
+
+    fn open(&self, i: usize) -> Result<File, ConvertError> {
+        let input = self.input(i);
+        match input {
+            Input::Path(path) => File::open(path).map_err(|source| ConvertError::Open {
+                input: input.clone(),
+                source,
+            }),
+            Input::Stdin => Err(ConvertError::StdinTwice),
+        }
+    }
+
+    fn run_plain(&mut self, i: usize, start: u64, end: u64) -> Result<(), ConvertError> {
+        let file = self.open(i)?;
+        let track = Track::new();
+        let source = Recording::new(file, track.clone());
+        let mut reader =
+            Reader::range(source, start, end).map_err(|source| ConvertError::Read {
+                input: self.input(i).clone(),
+                source,
+            })?;
+        track.borrow_mut().frame_starts(0, 0, 0);
+        let mut progress = Batched {
+            job: self.job,
+            bytes: 0,
+            games: 0,
+        };
+        let consumed = |_: &Track, at: u64| at.clamp(start, end) - start;
+        let reported = self.read_games(i, &mut reader, &track, &consumed, &mut progress)?;
+        progress.add(end - start - reported, 0);
+        Ok(())
+    }
+
+    fn run_frames(&mut self, i: usize, first: usize, end: usize) -> Result<(), ConvertError> {
+        let prepared = &self.job.inputs[i];
+        let frames = prepared.frames.clone();
+        let mut stored: u64 = frames[first..end].iter().map(|f| f.size + HINT_LEN).sum();
+        if end == frames.len()
+            && let Layout::Frames { len, .. } = prepared.layout
+        {
+            // Anything after the last frame's end belongs to the last range.
+            let last = frames[frames.len() - 1];
+            stored += len.saturating_sub(last.offset + last.size);
+        }
+        let mut progress = Batched {
+            job: self.job,
+            bytes: 0,
+            games: 0,
+        };
+        let mut file = FrameFile::open(self.input(i), frames.clone())?;
+        let begin = cut(&mut file, first)?;
+        let stop = if end < frames.len() {
+            cut(&mut file, end)?
+        } else {
+            None
+        };
+        let Some(begin) = begin.filter(|&b| stop.is_none_or(|s| b < s)) else {
+            progress.add(stored, 0);
+            return Ok(());
+        };
+        let track = Track::new();
+        let text = FrameText::new(file, track.clone(), begin, stop, end)?;
+        let mut reader = Reader::new(Recording::new(text, track.clone()));
+        let consumed = |t: &Track, _: u64| t.input_consumed;
+        let reported = self.read_games(i, &mut reader, &track, &consumed, &mut progress)?;
+        progress.add(stored.saturating_sub(reported), 0);
+        Ok(())
+    }
+
+    fn run_chunk(&mut self, chunk: Chunk) -> Result<(), ConvertError> {
+        let track = Track::new();
+        {
+            let mut t = track.borrow_mut();
+            for &(start, ordinal, in_frame) in &chunk.frames {
+                t.frame_starts(start, ordinal, in_frame);
+            }
+            t.stop = chunk.stop;
+        }
+        let mut reader = Reader::new(Recording::new(Cursor::new(chunk.text), track.clone()));
+        let mut progress = Batched {
+            job: self.job,
+            bytes: 0,
+            games: 0,
+        };
+        self.read_games(chunk.input, &mut reader, &track, &|_, _| 0, &mut progress)?;
+        Ok(())
+    }
+
+    /// Decodes a stream on this thread, cutting it into chunks at game starts.
+    fn run_stream(&mut self, i: usize) -> Result<(), ConvertError> {
+        let input = self.input(i).clone();
+        let raw: Box<dyn Read> = match &input {
+            Input::Stdin => Box::new(io::stdin().lock()),
+            Input::Path(_) => Box::new(self.open(i)?),
+        };
+        let counted = Arc::new(AtomicU64::new(0));
+        let read_error = |source: io::Error| stream_error(&input, source);
+        let mut stream = FrameStream::new(Counting {
+            inner: raw,
+            count: counted.clone(),
+        })
+        .map_err(read_error)?;
+        let mut progress = Batched {
+            job: self.job,
+            bytes: 0,
+            games: 0,
+        };
+        let mut reported = 0u64;
+        let chunk_bytes = self.job.plan.limits.chunk_bytes.max(64 << 10);
+        let mut buf: Vec<u8> = Vec::new();
+        // Stream offset of buf[0], and frame starts as (stream offset, ordinal, in-frame).
+        let mut buf_start = 0u64;
+        let mut frames: Vec<(u64, u64, u64)> = Vec::new();
+        let mut current: Option<u64> = None;
+        let mut want = chunk_bytes;
+        let mut eof = false;
+        loop {
+            while buf.len() < want && !eof {
+                let old = buf.len();
+                buf.resize(old + (256 << 10), 0);
+                let n = stream.read(&mut buf[old..]).map_err(read_error)?;
+                buf.truncate(old + n);
+                if n == 0 {
+                    eof = true;
+                } else if current != Some(stream.ordinal) {
+                    current = Some(stream.ordinal);
+                    frames.push((stream.frame_start, stream.ordinal, 0));
+                }
+            }
+            let count = counted.load(Ordering::Relaxed);
+            progress.add(count - reported, 0);
+            reported = count;
+            if self.job.failed.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            if eof {
+                let chunk = Chunk {
+                    input: i,
+                    frames: chunk_frames(&frames, buf_start, buf.len() as u64),
+                    text: buf,
+                    stop: None,
+                };
+                return self.hand_out(chunk);
+            }
+            let from = (buf.len() / 2) as u64;
+            let found = tabla_pgn::find_game_start(&mut Cursor::new(&buf[..]), from)
+                .map_err(read_error)?
+                .filter(|&c| c > 0 && c + OVERLAP <= buf.len() as u64);
+            match found {
+                Some(c) => {
+                    let len = c + OVERLAP;
+                    let chunk = Chunk {
+                        input: i,
+                        text: buf[..len as usize].to_vec(),
+                        stop: Some(c),
+                        frames: chunk_frames(&frames, buf_start, len),
+                    };
+                    buf.drain(..c as usize);
+                    buf_start += c;
+                    let keep = frames.iter().rposition(|f| f.0 <= buf_start).unwrap_or(0);
+                    frames.drain(..keep);
+                    want = chunk_bytes;
+                    self.hand_out(chunk)?;
+                }
+                None if buf.len() >= MAX_PENDING => {
+                    // No game start to cut at: read the rest here, as one range.
+                    let track = Track::new();
+                    for (start, ordinal, in_frame) in
+                        chunk_frames(&frames, buf_start, buf.len() as u64)
+                    {
+                        track.borrow_mut().frame_starts(start, ordinal, in_frame);
+                    }
+                    let rest = TrackedStream {
+                        stream,
+                        track: track.clone(),
+                        shift: -(buf_start as i64),
+                        ordinal: current,
+                    };
+                    let source = Cursor::new(buf).chain(rest);
+                    let mut reader = Reader::new(Recording::new(source, track.clone()));
+                    let base = reported;
+                    let consumed = |_: &Track, _: u64| counted.load(Ordering::Relaxed) - base;
+                    let read = self.read_games(i, &mut reader, &track, &consumed, &mut progress)?;
+                    let total = counted.load(Ordering::Relaxed);
+                    progress.add(total.saturating_sub(base + read), 0);
+                    return Ok(());
+                }
+                None => want = buf.len() * 2,
+            }
+        }
+    }
+
+    /// Queues a chunk, or parses it here when the queue is full.
+    fn hand_out(&mut self, chunk: Chunk) -> Result<(), ConvertError> {
+        match self.job.offer(chunk) {
+            None => Ok(()),
+            Some(chunk) => self.run_chunk(chunk),
+        }
+    }
+
+    /// Reads the games of a range into the sink; returns the input bytes reported.
+    fn read_games<R: Read>(
+        &mut self,
+        i: usize,
+        reader: &mut Reader<Recording<R>>,
+        track: &SharedTrack,
+        consumed: &dyn Fn(&Track, u64) -> u64,
+        progress: &mut Batched<'_, '_>,
+    ) -> Result<u64, ConvertError> {
+        let name_hash = self.job.inputs[i].name_hash;
+        let mut reported = 0u64;
+        loop {
+            if self.job.failed.load(Ordering::Relaxed) {
+                return Ok(reported);
+            }
+            match reader.read_game(&mut self.replayer) {
+                Ok(Some(())) => {}
+                Ok(None) => return Ok(reported),
+                Err(e) => {
+                    let error = track.borrow_mut().error.take();
+                    return Err(error.unwrap_or_else(|| stream_error(self.input(i), e)));
+                }
+            }
+            let record = self.replayer.inner().record();
+            let start = record.start.offset;
+            let end = reader.offset();
+            let t = track.borrow();
+            if t.stop.is_some_and(|stop| start >= stop) {
+                return Ok(reported);
+            }
+            let text = tabla_pgn::decode_text(movetext(t.text(start, end)));
+            let (ordinal, in_frame) = t.locate(start);
+            let id = id_from_hash(name_hash, ordinal, in_frame).ok_or_else(|| {
+                ConvertError::TooLarge {
+                    input: self.input(i).clone(),
+                }
+            })?;
+            self.sink.add_game(id, record, &text)?;
+            let now = consumed(&t, end);
+            drop(t);
+            track.borrow_mut().release(end);
+            progress.add(now.saturating_sub(reported), 1);
+            reported = reported.max(now);
+        }
+    }
+}
+
+/// An I/O error while reading an input: a decoding error when the data is not valid zstd.
+fn stream_error(input: &Input, source: io::Error) -> ConvertError {
+    if source.kind() == io::ErrorKind::InvalidData {
+        ConvertError::Zstd {
+            input: input.clone(),
+            reason: source.to_string(),
+        }
+    } else {
+        ConvertError::Read {
+            input: input.clone(),
+            source,
+        }
+    }
+}
+
+/// The frame starts of `start..start + len` of a stream, in offsets from `start`.
+fn chunk_frames(frames: &[(u64, u64, u64)], start: u64, len: u64) -> Vec<(u64, u64, u64)> {
+    let first = frames.iter().rposition(|f| f.0 <= start).unwrap_or(0);
+    frames[first..]
+        .iter()
+        .filter(|f| f.0 < start + len)
+        .map(|&(at, ordinal, in_frame)| {
+            if at <= start {
+                (0, ordinal, in_frame + (start - at))
+            } else {
+                (at - start, ordinal, in_frame)
+            }
+        })
+        .collect()
+}
+
+/// Counts the bytes read from an input.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
