@@ -1,0 +1,197 @@
+//! The positions table: Polyglot keys against the published test vectors, SAN and UCI of the
+//! move that led to each position, the ply limit, and files sorted by key with row-group
+//! statistics that let a lookup skip row groups.
+
+mod common;
+
+use common::*;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::file::statistics::Statistics;
+use std::collections::BTreeMap;
+use tabla_convert::Limits;
+
+/// The Polyglot book format's test vectors: the keys after 1. e4 d5 2. e5 f5 3. Ke2 Kf7.
+const POLYGLOT: [(&str, u64, &str); 7] = [
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        0x463b_9618_1691_fc9c,
+        "",
+    ),
+    (
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        0x823c_9b50_fd11_4196,
+        "e4",
+    ),
+    (
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
+        0x0756_b944_61c5_0fb0,
+        "d5",
+    ),
+    (
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+        0x662f_afb9_65db_29d4,
+        "e5",
+    ),
+    (
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        0x22a4_8b5a_8e47_ff78,
+        "f5",
+    ),
+    (
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR b kq - 1 3",
+        0x652a_607c_a3f2_42c1,
+        "Ke2",
+    ),
+    (
+        "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR w - - 2 4",
+        0x00fd_d303_c946_bdd9,
+        "Kf7",
+    ),
+];
+
+#[test]
+fn keys_fens_and_moves_match_the_polyglot_test_vectors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("polyglot.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"Polyglot\"]\n\n1. e4 d5 2. e5 f5 3. Ke2 Kf7 *\n",
+    )
+    .expect("write");
+    let uci = ["e2e4", "d7d5", "e4e5", "f7f5", "e1e2", "e8f7"];
+    for (max_ply, rows) in [(None, 7), (Some(3), 4), (Some(0), 1)] {
+        let out = dir.path().join(format!("out{rows}"));
+        let mut opts = options(std::slice::from_ref(&path), &out, 1);
+        opts.positions = true;
+        opts.max_ply = max_ply;
+        let summary = run(&opts, &Limits::default());
+        assert_eq!(summary.positions, rows as u64);
+        let game = &read_games(&out)[0];
+        assert_eq!(game.plies, 6, "the games table has the whole game");
+        let mut got: Vec<PositionRow> = read_positions(&out)
+            .into_iter()
+            .flat_map(|(_, rows)| rows)
+            .collect();
+        got.sort_by_key(|r| r.ply);
+        assert_eq!(got.len(), rows);
+        for (ply, row) in got.iter().enumerate() {
+            let (fen, key, san) = POLYGLOT[ply];
+            assert_eq!(row.ply as usize, ply);
+            assert_eq!(row.game_id, game.game_id);
+            assert_eq!(row.zobrist, key, "ply {ply}: key");
+            assert_eq!(row.fen, fen, "ply {ply}: fen");
+            let expected_move = (ply > 0).then(|| (san.to_owned(), uci[ply - 1].to_owned()));
+            let got_move = row.san.clone().zip(row.uci.clone());
+            assert_eq!(got_move, expected_move, "ply {ply}: move");
+        }
+    }
+}
+
+#[test]
+fn positions_files_are_sorted_by_key_and_their_statistics_skip_row_groups() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let mut opts = options(
+        &[
+            data_dir().join("lichess_db_1000k.pgn"),
+            data_dir().join("twic1599_1000k.pgn"),
+        ],
+        &out,
+        2,
+    );
+    opts.positions = true;
+    opts.max_ply = Some(30);
+    // Small files and row groups, so that there are many of each.
+    let limits = Limits {
+        positions_per_worker: 10_000,
+        positions_per_row_group: 500,
+        ..Limits::default()
+    };
+    let summary = run(&opts, &limits);
+    let games = read_games(&out);
+    let expected: u64 = games
+        .iter()
+        .filter(|g| g.final_fen.is_some())
+        .map(|g| u64::from(g.plies.min(30)) + 1)
+        .sum();
+    assert_eq!(summary.positions, expected);
+    let files = read_positions(&out);
+    assert!(files.len() >= 4, "several positions files: {}", files.len());
+    let mut per_game: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    let mut total = 0;
+    // The position after 1. e4 e5, and how many rows hold it.
+    let key = 0x0844_931a_6ef4_b9a0u64;
+    let mut with_key = 0;
+    let (mut groups, mut candidates, mut matched) = (0, 0, 0);
+    for (path, rows) in &files {
+        let keys: Vec<(u64, u64, u32)> =
+            rows.iter().map(|r| (r.zobrist, r.game_id, r.ply)).collect();
+        assert!(
+            keys.windows(2).all(|w| w[0] < w[1]),
+            "{} is sorted",
+            path.display()
+        );
+        for r in rows {
+            per_game.entry(r.game_id).or_default().push(r.ply);
+        }
+        total += rows.len();
+        with_key += rows.iter().filter(|r| r.zobrist == key).count();
+
+        let reader = SerializedFileReader::new(std::fs::File::open(path).expect("open"))
+            .expect("parquet footer");
+        let meta = reader.metadata();
+        let mut previous_max = None;
+        let mut first_row = 0usize;
+        for g in meta.row_groups() {
+            let Some(Statistics::Int64(stats)) = g.column(0).statistics() else {
+                panic!("{}: zobrist statistics", path.display());
+            };
+            // UInt64 is stored as INT64; the statistics hold the unsigned bit patterns.
+            let min = *stats.min_opt().expect("min") as u64;
+            let max = *stats.max_opt().expect("max") as u64;
+            let n = g.num_rows() as usize;
+            assert!(n <= 500, "row groups of at most 500 rows");
+            assert_eq!(min, rows[first_row].zobrist);
+            assert_eq!(max, rows[first_row + n - 1].zobrist);
+            assert!(
+                previous_max.is_none_or(|p| p <= min),
+                "row groups in key order"
+            );
+            previous_max = Some(max);
+            groups += 1;
+            if (min..=max).contains(&key) {
+                candidates += 1;
+                matched += rows[first_row..first_row + n]
+                    .iter()
+                    .filter(|r| r.zobrist == key)
+                    .count();
+            }
+            first_row += n;
+        }
+    }
+    assert_eq!(total as u64, expected);
+    // Every game has plies 0..=min(plies, 30), once each.
+    for g in games.iter().filter(|g| g.final_fen.is_some()) {
+        let plies = per_game.remove(&g.game_id).unwrap_or_default();
+        let mut sorted = plies.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            (0..=g.plies.min(30)).collect::<Vec<_>>(),
+            "plies of a game"
+        );
+    }
+    assert!(per_game.is_empty(), "no positions of unknown games");
+    // The statistics find every row with the key while reading few row groups.
+    let expected_with_key = games
+        .iter()
+        .filter(|g| g.uci.starts_with(&["e2e4".to_owned(), "e7e5".to_owned()]))
+        .count();
+    assert!(expected_with_key > 10, "the sample has 1. e4 e5 games");
+    assert_eq!(with_key, expected_with_key, "rows after 1. e4 e5");
+    assert_eq!(matched, with_key, "row-group statistics never hide a match");
+    assert!(
+        candidates * 10 <= groups,
+        "{candidates} of {groups} row groups to read for one key"
+    );
+}
