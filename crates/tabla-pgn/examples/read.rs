@@ -3,16 +3,18 @@
 //!
 //! `cargo run --release -p tabla-pgn --example read -- <MODE> <FILE>` with MODE one of `skip`,
 //! `replay`, `fens`, `tree`, and, for comparison, `pgn-reader-replay` and `pgn-reader-fens`
-//! (pgn-reader 0.29 + shakmaty 0.30 doing the same work as `replay` and `fens`). With `--mem`
-//! after the file, the file is read into memory first and only the parsing is timed; without
-//! it, the file is streamed (for peak-memory measurements).
+//! (pgn-reader 0.29 + shakmaty 0.30 doing the same work as `replay` and `fens`: the `FEN` tag
+//! honoured, every mainline move resolved and played, variations skipped as pgn-reader's replay
+//! skips them, the rest of a line dropped after an illegal move). With `--mem` after the file,
+//! the file is read into memory first and only the parsing is timed; without it, the file is
+//! streamed (for peak-memory measurements).
 
 use std::fs::File;
 use std::time::Instant;
 use tabla::Position;
-use tabla_pgn::{Reader, ReplayVisitor, Replayer};
+use tabla_pgn::{Reader, ReplayVisitor, Replayer, Skip};
 
-/// Counts plies (all lines), building each FEN when asked.
+/// Counts mainline plies, building each FEN when asked.
 struct Count {
     fens: bool,
     plies: u64,
@@ -22,6 +24,9 @@ struct Count {
 
 impl ReplayVisitor for Count {
     type Output = ();
+    fn begin_variation(&mut self) -> Skip {
+        Skip(true)
+    }
     fn after_move(&mut self, pos: &Position) {
         self.plies += 1;
         if self.fens {
@@ -35,9 +40,9 @@ impl ReplayVisitor for Count {
 
 /// The same replay with pgn-reader and shakmaty.
 mod theirs {
-    use pgn_reader::{SanPlus, Skip, Visitor};
+    use pgn_reader::{RawTag, SanPlus, Skip, Visitor};
     use shakmaty::fen::Fen;
-    use shakmaty::{Chess, EnPassantMode, Position};
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
     use std::fmt::Write as _;
     use std::ops::ControlFlow;
 
@@ -47,42 +52,65 @@ mod theirs {
         pub buffer: String,
     }
 
+    /// The position of the mainline and whether an illegal move ended it.
+    pub struct Game {
+        pos: Chess,
+        dead: bool,
+    }
+
     impl Visitor for Replay {
-        type Tags = ();
-        type Movetext = (Chess, bool);
+        type Tags = Option<Chess>;
+        type Movetext = Game;
         type Output = ();
 
-        fn begin_tags(&mut self) -> ControlFlow<()> {
+        fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
+            ControlFlow::Continue(None)
+        }
+
+        fn tag(
+            &mut self,
+            tags: &mut Option<Chess>,
+            name: &[u8],
+            value: RawTag<'_>,
+        ) -> ControlFlow<()> {
+            if name == b"FEN" {
+                *tags = Fen::from_ascii(value.as_bytes())
+                    .ok()
+                    .and_then(|f| f.into_position(CastlingMode::Standard).ok());
+            }
             ControlFlow::Continue(())
         }
 
-        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), (Chess, bool)> {
-            ControlFlow::Continue((Chess::default(), false))
+        fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), Game> {
+            ControlFlow::Continue(Game {
+                pos: tags.unwrap_or_default(),
+                dead: false,
+            })
         }
 
-        fn san(&mut self, game: &mut (Chess, bool), san_plus: SanPlus) -> ControlFlow<()> {
-            if !game.1 {
-                match san_plus.san.to_move(&game.0) {
+        fn san(&mut self, game: &mut Game, san_plus: SanPlus) -> ControlFlow<()> {
+            if !game.dead {
+                match san_plus.san.to_move(&game.pos) {
                     Ok(m) => {
-                        game.0.play_unchecked(m);
+                        game.pos.play_unchecked(m);
                         self.plies += 1;
                         if self.fens {
                             self.buffer.clear();
-                            let fen = Fen::from_position(&game.0, EnPassantMode::Always);
+                            let fen = Fen::from_position(&game.pos, EnPassantMode::Always);
                             let _ = write!(self.buffer, "{fen}");
                         }
                     }
-                    Err(_) => game.1 = true,
+                    Err(_) => game.dead = true,
                 }
             }
             ControlFlow::Continue(())
         }
 
-        fn begin_variation(&mut self, _game: &mut (Chess, bool)) -> ControlFlow<(), Skip> {
+        fn begin_variation(&mut self, _game: &mut Game) -> ControlFlow<(), Skip> {
             ControlFlow::Continue(Skip(true))
         }
 
-        fn end_game(&mut self, _game: (Chess, bool)) {}
+        fn end_game(&mut self, _game: Game) {}
     }
 }
 
