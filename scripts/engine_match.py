@@ -7,7 +7,7 @@ given. Each opening is played twice with colours swapped; the clock is kept here
 10 s + 0.1 s a move) and a side whose clock runs out loses.
 
     scripts/engine_match.py [--elo 1800 2100 2400] [--games 12] [--base 10] [--inc 0.1]
-                            [--engine PATH] [--stockfish PATH] [--pgn FILE]
+                            [--engine PATH] [--stockfish PATH] [--pgn FILE] [--overhead MS]
 
 For every level it prints wins, draws and losses (from tabla's side), the score, and the Elo
 difference with a 95% error margin; tabla's estimate is the level plus that difference.
@@ -156,6 +156,9 @@ def main() -> int:
     parser.add_argument("--base", type=float, default=10.0, help="seconds per game each")
     parser.add_argument("--inc", type=float, default=0.1, help="increment per move, seconds")
     parser.add_argument("--hash", type=int, default=32)
+    parser.add_argument(
+        "--overhead", type=int, default=100,
+        help="Stockfish's Move Overhead in ms: on a busy machine its default (10) loses on time")
     parser.add_argument("--pgn", help="append the games to this PGN file")
     args = parser.parse_args()
 
@@ -168,9 +171,11 @@ def main() -> int:
     try:
         for level in args.elo:
             stockfish.configure(
-                {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": level}
+                {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": level,
+                 "Move Overhead": args.overhead}
             )
             w = d = l = 0
+            forfeits = {"tabla": 0, "Stockfish": 0}
             for i in range(args.games):
                 opening = OPENINGS[(i // 2) % len(OPENINGS)]
                 tabla_white = i % 2 == 0
@@ -183,6 +188,8 @@ def main() -> int:
                     l += 1
                 else:
                     d += 1
+                if why == "time forfeit":
+                    forfeits["tabla" if score == 0 else "Stockfish"] += 1
                 colour = "white" if tabla_white else "black"
                 print(f"  Elo {level} game {i + 1:3}: tabla {colour:5} "
                       f"{game.headers['Result']:7} ({why}, {len(list(game.mainline_moves()))} plies)",
@@ -203,6 +210,7 @@ def main() -> int:
             else:
                 line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
                         f"Elo diff {diff:+.0f} ± {margin:.0f}  => tabla ≈ {level + diff:.0f}")
+            line += f"  (time forfeits: tabla {forfeits['tabla']}, Stockfish {forfeits['Stockfish']})"
             summary.append(line)
             print(line, flush=True)
     finally:
