@@ -79,6 +79,7 @@ mod record;
 mod source;
 mod tables;
 mod track;
+mod uci;
 mod work;
 
 pub use error::ConvertError;

@@ -15,6 +15,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::SortingColumn;
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -56,8 +57,14 @@ pub(crate) struct OutputPlan {
 impl OutputPlan {
     pub fn new(out_dir: PathBuf, limits: Limits, run: String) -> OutputPlan {
         let compression = Compression::ZSTD(ZstdLevel::default());
-        let games_props = WriterProperties::builder()
-            .set_compression(compression)
+        let mut games_props = WriterProperties::builder().set_compression(compression);
+        // Values that rarely repeat: a dictionary would only cost time before the writer
+        // gives up on it.
+        for column in ["game_id", "site", "movetext", "final_fen"] {
+            games_props =
+                games_props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        let games_props = games_props
             .set_max_row_group_row_count(Some(limits.games_per_row_group.max(1)))
             .set_max_row_group_bytes(Some(limits.row_group_bytes.max(1)))
             .build();

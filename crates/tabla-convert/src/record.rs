@@ -195,7 +195,7 @@ impl ReplayVisitor for Recorder {
             self.pending_uci.push_str("0000");
             self.pending_san.push_str("--");
         } else {
-            self.pending_uci.push_str(&pos.uci(mv));
+            crate::uci::push_uci(mv, &mut self.pending_uci);
             if self.positions_to.is_some_and(|to| self.ply < to) {
                 self.pending_san.push_str(&pos.san_without_suffix(mv));
             }

@@ -1,7 +1,7 @@
 //! The two tables: their Arrow schemas, and the builders that turn game records into record
 //! batches.
 
-use crate::date::{PgnDate, parse_date};
+use crate::date::parse_date;
 use crate::record::GameRecord;
 use arrow_array::UInt64Array;
 use arrow_array::builder::{
@@ -47,9 +47,31 @@ const TAG_COLUMNS: [(&str, &str, Kind); 19] = [
     ("Termination", "termination", Kind::Text),
 ];
 
-/// The column of a tag, by its name as written.
+/// The column of a tag, by its name as written (the index into [`TAG_COLUMNS`]).
 fn tag_column(name: &str) -> Option<usize> {
-    TAG_COLUMNS.iter().position(|(tag, _, _)| *tag == name)
+    // A match compiles to a length switch and a few comparisons: this runs for every tag.
+    Some(match name {
+        "Event" => 0,
+        "Site" => 1,
+        "Date" => 2,
+        "Round" => 3,
+        "White" => 4,
+        "Black" => 5,
+        "Result" => 6,
+        "UTCDate" => 7,
+        "UTCTime" => 8,
+        "WhiteElo" => 9,
+        "BlackElo" => 10,
+        "WhiteRatingDiff" => 11,
+        "BlackRatingDiff" => 12,
+        "WhiteTitle" => 13,
+        "BlackTitle" => 14,
+        "ECO" => 15,
+        "Opening" => 16,
+        "TimeControl" => 17,
+        "Termination" => 18,
+        _ => return None,
+    })
 }
 
 fn tag_fields() -> Fields {
@@ -133,42 +155,52 @@ pub(crate) struct GamesBuilder {
 /// What one game's tags give its columns.
 pub(crate) struct TagValues<'a> {
     values: [Option<&'a str>; TAG_COLUMNS.len()],
-    dates: [PgnDate; 2],
-    ints: [Option<i32>; 4],
-    /// Tags kept in the `tags` column: those without a column, repeated ones, and typed ones
-    /// whose value did not fit the type (so nothing is lost).
-    other: Vec<(&'a str, &'a str)>,
+    /// The typed value of `Date` and `Int` columns, by column.
+    numbers: [Option<i32>; TAG_COLUMNS.len()],
+    /// Year and month of `Date` and of `UTCDate`.
+    date: Month,
+    utc_date: Month,
+    /// Indices into the record's tags of those kept in the `tags` column: tags without a
+    /// column, repeated ones, and typed ones whose value did not fit the type (so nothing is
+    /// lost).
+    other: Vec<usize>,
 }
 
 impl<'a> TagValues<'a> {
     pub fn of(record: &'a GameRecord) -> TagValues<'a> {
         let mut v = TagValues {
             values: [None; TAG_COLUMNS.len()],
-            dates: [PgnDate::default(); 2],
-            ints: [None; 4],
+            numbers: [None; TAG_COLUMNS.len()],
+            date: (None, None),
+            utc_date: (None, None),
             other: Vec::new(),
         };
-        for (name, value) in record.tag_pairs() {
+        for (i, (name, value)) in record.tag_pairs().enumerate() {
             let Some(column) = tag_column(name).filter(|&c| v.values[c].is_none()) else {
-                v.other.push((name, value));
+                v.other.push(i);
                 continue;
             };
             let fits = match TAG_COLUMNS[column].2 {
                 Kind::Text => true,
                 Kind::Date => {
                     let date = parse_date(value);
-                    v.dates[date_index(column)] = date;
+                    let month = (date.year, date.month);
+                    if name == "UTCDate" {
+                        v.utc_date = month;
+                    } else {
+                        v.date = month;
+                    }
+                    v.numbers[column] = date.days;
                     date.days.is_some()
                 }
                 Kind::Int => {
-                    let n = value.trim().parse::<i32>().ok();
-                    v.ints[int_index(column)] = n;
-                    n.is_some()
+                    v.numbers[column] = value.trim().parse::<i32>().ok();
+                    v.numbers[column].is_some()
                 }
             };
             v.values[column] = Some(value);
             if !fits {
-                v.other.push((name, value));
+                v.other.push(i);
             }
         }
         v
@@ -176,22 +208,12 @@ impl<'a> TagValues<'a> {
 
     /// Year and month from `UTCDate`, else `Date`.
     pub fn month(&self) -> Month {
-        let [date, utc] = self.dates;
-        let pick = if utc.year.is_some() { utc } else { date };
-        (pick.year, pick.month)
+        if self.utc_date.0.is_some() {
+            self.utc_date
+        } else {
+            self.date
+        }
     }
-}
-
-fn date_index(column: usize) -> usize {
-    usize::from(TAG_COLUMNS[column].0 == "UTCDate")
-}
-
-fn int_index(column: usize) -> usize {
-    TAG_COLUMNS
-        .iter()
-        .filter(|c| c.2 == Kind::Int)
-        .position(|c| c.0 == TAG_COLUMNS[column].0)
-        .unwrap_or(0)
 }
 
 impl GamesBuilder {
@@ -235,8 +257,8 @@ impl GamesBuilder {
         for (column, builder) in self.tags.iter_mut().enumerate() {
             match builder {
                 TagBuilder::Text(b) => b.append_option(tags.values[column]),
-                TagBuilder::Date(b) => b.append_option(tags.dates[date_index(column)].days),
-                TagBuilder::Int(b) => b.append_option(tags.ints[int_index(column)]),
+                TagBuilder::Date(b) => b.append_option(tags.numbers[column]),
+                TagBuilder::Int(b) => b.append_option(tags.numbers[column]),
             }
         }
         self.movetext.append_value(movetext);
@@ -247,9 +269,10 @@ impl GamesBuilder {
         self.plies.append_value(record.uci.len() as u32);
         self.final_fen.append_option(record.final_fen.as_deref());
         self.error.append_option(record.error.as_deref());
-        for (name, value) in &tags.other {
-            self.other_names.append_value(name);
-            self.other_values.append_value(value);
+        for &i in &tags.other {
+            let (name, value) = &record.tags[i];
+            self.other_names.append_value(record.tag_text.get(name));
+            self.other_values.append_value(record.tag_text.get(value));
         }
         self.other_offsets.push(self.other_names.len() as i32);
         self.rows += 1;
@@ -384,5 +407,19 @@ impl PositionsBuffer {
         self.rows.clear();
         self.text.clear();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tag_finds_its_own_column() {
+        for (i, (tag, _, _)) in TAG_COLUMNS.iter().enumerate() {
+            assert_eq!(tag_column(tag), Some(i), "{tag}");
+        }
+        assert_eq!(tag_column("FEN"), None);
+        assert_eq!(tag_column("event"), None, "tag names are case-sensitive");
     }
 }
