@@ -3,6 +3,7 @@
 //! Exit status: 0 when all went well, 1 when a perft count disagreed with the expected one, 2 for
 //! bad input or usage (clap uses 2 for usage errors too).
 
+mod convert;
 mod engine_run;
 mod fen_report;
 mod kbnk;
@@ -34,6 +35,8 @@ enum Command {
     /// Read PGN files: check them, list FENs, convert to JSON, reformat.
     #[command(subcommand)]
     Pgn(pgn::PgnCommand),
+    /// Convert PGN and `.pgn.zst` files to Parquet tables (games, positions) on every core.
+    Convert(convert::ConvertArgs),
     /// The King+Bishop+Knight vs King solution base: build, probe, best line, seed export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
@@ -144,6 +147,10 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
             _ => anyhow::bail!("perft needs a position and a depth, or --epd FILE"),
         },
         Command::Pgn(command) => pgn::run(command, out),
+        Command::Convert(args) => {
+            convert::run(args, out)?;
+            Ok(Outcome::Success)
+        }
         Command::Kbnk(command) => {
             kbnk::run(command, out)?;
             Ok(Outcome::Success)
