@@ -565,7 +565,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads a `{}` comment; `true` when it spanned lines.
-    #[inline]
+    #[inline(always)]
     fn read_brace_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<bool> {
         // The usual comment closes on its own line, within the buffer.
         let rest = &self.buf[self.pos + 1..self.end];
