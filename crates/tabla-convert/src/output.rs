@@ -244,6 +244,7 @@ impl<'a> Sink<'a> {
         id: u64,
         record: &GameRecord,
         movetext: &str,
+        error: Option<&str>,
     ) -> Result<(), ConvertError> {
         let tags = TagValues::of(record);
         let month = tags.month();
@@ -254,24 +255,32 @@ impl<'a> Sink<'a> {
         };
         let open = &mut self.games[slot];
         open.last_use = self.clock;
-        open.builder.push(id, record, &tags, movetext);
+        open.builder.push(id, record, &tags, movetext, error);
         self.written.games += 1;
-        self.written.games_with_error += u64::from(record.error.is_some());
+        self.written.games_with_error += u64::from(error.is_some());
         if open.builder.rows() >= BATCH_ROWS || open.builder.bytes() >= BATCH_BYTES {
             self.flush_games(slot)?;
         }
-        if self.games[slot].rows_in_file >= self.plan.limits.games_per_file {
+        if self.games[slot].rows_in_file >= self.plan.limits.games_per_file.max(1) {
             self.finish_games_file(slot)?;
         }
         let n = record.positions.len();
         if n > 0 {
-            let slot = match self.positions.iter().position(|(m, _)| *m == month) {
+            let mut slot = match self.positions.iter().position(|(m, _)| *m == month) {
                 Some(i) => i,
                 None => {
                     self.positions.push((month, PositionsBuffer::default()));
                     self.positions.len() - 1
                 }
             };
+            // Arena offsets are `u32`: a buffer about to outgrow them is written first.
+            if self.positions[slot].1.text_len() + record.positions.text.text.len()
+                > u32::MAX as usize
+            {
+                self.write_positions(slot)?;
+                self.positions.push((month, PositionsBuffer::default()));
+                slot = self.positions.len() - 1;
+            }
             self.positions[slot].1.push_game(id, record);
             self.buffered_positions += n;
             self.written.positions += n as u64;

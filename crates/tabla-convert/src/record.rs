@@ -14,11 +14,19 @@ pub(crate) struct Arena {
     pub text: String,
 }
 
+/// The most text one game's arena holds: past it the game is cut (see [`GameRecord::cut`]), so
+/// offsets fit in `u32` and a batch's strings fit Arrow's `i32` offsets.
+pub(crate) const MAX_ARENA: usize = 1 << 30;
+
 impl Arena {
-    fn push(&mut self, s: &str) -> Range<u32> {
+    /// Appends `s`; `None` (and nothing appended) when the arena would outgrow [`MAX_ARENA`].
+    fn push(&mut self, s: &str) -> Option<Range<u32>> {
+        if self.text.len() + s.len() > MAX_ARENA {
+            return None;
+        }
         let start = self.text.len() as u32;
         self.text.push_str(s);
-        start..self.text.len() as u32
+        Some(start..self.text.len() as u32)
     }
 
     pub fn get(&self, range: &Range<u32>) -> &str {
@@ -66,6 +74,9 @@ pub(crate) struct GameRecord {
     pub final_fen: Option<String>,
     /// Why replay stopped, or the first error when it did not (see [`Recorder`]).
     pub error: Option<String>,
+    /// The game was too large to keep whole: tags, moves or positions past [`MAX_ARENA`]
+    /// bytes of text were dropped.
+    pub cut: bool,
     pub positions: Positions,
 }
 
@@ -125,19 +136,24 @@ impl Recorder {
 
     fn push_position(&mut self, pos: &Position, with_move: bool) {
         let p = &mut self.record.positions;
+        // A FEN, SAN and UCI take well under 256 bytes.
+        if p.text.text.len() + 256 > MAX_ARENA {
+            self.record.cut = true;
+            return;
+        }
         p.zobrist.push(pos.zobrist());
         let start = p.text.text.len() as u32;
         push_fen(pos, &mut p.text.text);
         p.fen.push(start..p.text.text.len() as u32);
-        if with_move {
-            let san = p.text.push(&self.pending_san);
-            p.san.push(san);
-            let uci = p.text.push(&self.pending_uci);
-            p.uci.push(uci);
+        let (san, uci) = if with_move {
+            (self.pending_san.as_str(), self.pending_uci.as_str())
         } else {
-            p.san.push(0..0);
-            p.uci.push(0..0);
-        }
+            ("", "")
+        };
+        let san = p.text.push(san).unwrap_or(0..0);
+        p.san.push(san);
+        let uci = p.text.push(uci).unwrap_or(0..0);
+        p.uci.push(uci);
     }
 
     /// The error as a deterministic text: the line counts from the game's first line, so it
@@ -168,6 +184,7 @@ impl ReplayVisitor for Recorder {
         r.uci_text.text.clear();
         r.final_fen = None;
         r.error = None;
+        r.cut = false;
         r.positions.clear();
         self.ply = 0;
         self.last = None;
@@ -176,8 +193,14 @@ impl ReplayVisitor for Recorder {
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         let r = &mut self.record;
-        let name = r.tag_text.push(&decode_text(name));
-        let value = r.tag_text.push(&value.decode());
+        let name = decode_text(name);
+        let value = value.decode();
+        if r.tag_text.text.len() + name.len() + value.len() > MAX_ARENA {
+            r.cut = true;
+            return;
+        }
+        let name = r.tag_text.push(&name).unwrap_or(0..0);
+        let value = r.tag_text.push(&value).unwrap_or(0..0);
         r.tags.push((name, value));
     }
 
@@ -201,8 +224,10 @@ impl ReplayVisitor for Recorder {
             }
         }
         let r = &mut self.record;
-        let uci = r.uci_text.push(&self.pending_uci);
-        r.uci.push(uci);
+        match r.uci_text.push(&self.pending_uci) {
+            Some(uci) => r.uci.push(uci),
+            None => r.cut = true,
+        }
     }
 
     fn after_move(&mut self, pos: &Position) {

@@ -252,7 +252,14 @@ impl GamesBuilder {
         self.bytes
     }
 
-    pub fn push(&mut self, id: u64, record: &GameRecord, tags: &TagValues<'_>, movetext: &str) {
+    pub fn push(
+        &mut self,
+        id: u64,
+        record: &GameRecord,
+        tags: &TagValues<'_>,
+        movetext: &str,
+        error: Option<&str>,
+    ) {
         self.game_id.append_value(id);
         for (column, builder) in self.tags.iter_mut().enumerate() {
             match builder {
@@ -268,7 +275,7 @@ impl GamesBuilder {
         self.uci.append(true);
         self.plies.append_value(record.uci.len() as u32);
         self.final_fen.append_option(record.final_fen.as_deref());
-        self.error.append_option(record.error.as_deref());
+        self.error.append_option(error);
         for &i in &tags.other {
             let (name, value) = &record.tags[i];
             self.other_names.append_value(record.tag_text.get(name));
@@ -342,6 +349,11 @@ pub(crate) struct PositionsBuffer {
 impl PositionsBuffer {
     pub fn len(&self) -> usize {
         self.rows.len()
+    }
+
+    /// Bytes of text held.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
     }
 
     /// The positions of one game.

@@ -14,12 +14,24 @@ use std::rc::Rc;
 /// last game of the range exactly where a reader of the whole input would.
 pub(crate) const OVERLAP: u64 = 256;
 
+/// The first bytes of a game kept for its `movetext`: a longer game's text is cut there, so a
+/// huge "game" (say, a binary file read as PGN) cannot exhaust memory.
+pub(crate) const MAX_GAME_TEXT: usize = 8 << 20;
+
+/// Bytes kept at the end of the log while a game is longer than [`MAX_GAME_TEXT`]: more than
+/// the reader can have read past the game's end (its buffer's limit).
+const TAIL: usize = tabla_pgn::MAX_BUFFER + (8 << 20);
+
 /// Shared between a byte source and the game loop (same thread).
 #[derive(Debug, Default)]
 pub(crate) struct Track {
-    /// Bytes read by the reader from `log_start` on.
+    /// Bytes read by the reader from `log_start` on; while `dropped > 0`, the bytes from
+    /// `log_start + MAX_GAME_TEXT` on were dropped up to `tail_start`, where the log goes on.
     log: Vec<u8>,
     log_start: u64,
+    dropped: u64,
+    /// Where the game being read starts at the latest (the last release).
+    released: u64,
     /// From reader offset `.0` on, bytes belong to frame `.1` at in-frame offset `.2`.
     frames: Vec<(u64, u64, u64)>,
     /// Reader offset where the range ends, once known: a game starting there is not ours.
@@ -28,6 +40,8 @@ pub(crate) struct Track {
     pub input_consumed: u64,
     /// An error met by the byte source, which the reader only sees as an I/O error.
     pub error: Option<crate::ConvertError>,
+    /// While set, reads are not logged (the range reader looking for its first game).
+    pub paused: bool,
 }
 
 pub(crate) type SharedTrack = Rc<RefCell<Track>>;
@@ -37,21 +51,37 @@ impl Track {
         Rc::new(RefCell::new(Track::default()))
     }
 
-    /// Bytes `start..end` (reader offsets) as read.
-    pub fn text(&self, start: u64, end: u64) -> &[u8] {
-        let from = start.saturating_sub(self.log_start) as usize;
-        let to = (end.saturating_sub(self.log_start) as usize).min(self.log.len());
-        &self.log[from.min(to)..to]
+    /// Bytes `start..end` (reader offsets) as read, and whether they were cut short (a game
+    /// longer than [`MAX_GAME_TEXT`]).
+    pub fn text(&self, start: u64, end: u64) -> (&[u8], bool) {
+        let from = start.saturating_sub(self.log_start);
+        let wanted = end.saturating_sub(self.log_start).max(from);
+        let mut available = self.log.len() as u64;
+        if self.dropped > 0 {
+            available = available.min(MAX_GAME_TEXT as u64);
+        }
+        let to = wanted.min(available).min(from + MAX_GAME_TEXT as u64);
+        let from = from.min(to);
+        (&self.log[from as usize..to as usize], to < wanted)
     }
 
     /// Forgets the bytes before `offset`, which the reader will not ask for again.
     pub fn release(&mut self, offset: u64) {
-        let n = offset.saturating_sub(self.log_start) as usize;
-        // Amortised: move the kept bytes only when they are at most half of the log.
-        if n > 0 && n >= self.log.len() / 2 {
-            let n = n.min(self.log.len());
-            self.log.drain(..n);
-            self.log_start += n as u64;
+        self.released = offset;
+        if self.dropped > 0 {
+            let tail_start = self.log_start + MAX_GAME_TEXT as u64 + self.dropped;
+            let skip = MAX_GAME_TEXT + offset.saturating_sub(tail_start) as usize;
+            self.log.drain(..skip.min(self.log.len()));
+            self.log_start = offset;
+            self.dropped = 0;
+        } else {
+            let n = offset.saturating_sub(self.log_start) as usize;
+            // Amortised: move the kept bytes only when they are at most half of the log.
+            if n > 0 && n >= self.log.len() / 2 {
+                let n = n.min(self.log.len());
+                self.log.drain(..n);
+                self.log_start += n as u64;
+            }
         }
         if self.frames.len() > 1 {
             let keep = self.frames.iter().rposition(|f| f.0 <= offset).unwrap_or(0);
@@ -73,12 +103,32 @@ impl Track {
     }
 
     fn record(&mut self, bytes: &[u8]) {
+        if self.paused {
+            return;
+        }
         self.log.extend_from_slice(bytes);
+        if self.dropped == 0 {
+            let unreleased = self.log_start + self.log.len() as u64 - self.released;
+            if unreleased as usize <= MAX_GAME_TEXT + TAIL {
+                return;
+            }
+            // A game longer than the limit: keep its start and the latest bytes only.
+            let consumed = self.released.saturating_sub(self.log_start) as usize;
+            self.log.drain(..consumed.min(self.log.len()));
+            self.log_start = self.released;
+        } else if self.log.len() <= MAX_GAME_TEXT + 2 * TAIL {
+            return;
+        }
+        let excess = self.log.len() - MAX_GAME_TEXT - TAIL;
+        self.log.drain(MAX_GAME_TEXT..MAX_GAME_TEXT + excess);
+        self.dropped += excess as u64;
     }
 
     fn reset(&mut self, offset: u64) {
         self.log.clear();
         self.log_start = offset;
+        self.released = offset;
+        self.dropped = 0;
     }
 }
 

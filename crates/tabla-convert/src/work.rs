@@ -20,6 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use tabla_pgn::{Reader, Replayer};
 
+/// The note in `error` for a game too large to keep whole.
+const TOO_LARGE: &str = "game too large: its movetext is cut at 8 MiB (and its moves and \
+                         positions at 1 GiB of text)";
+
 /// Smallest byte range a plain file is cut into.
 const MIN_RANGE: u64 = 64 << 10;
 /// Decoded text a decoding task holds while looking for a game start to cut at; past it, the
@@ -317,12 +321,15 @@ impl<'j, 'a> Worker<'j, 'a> {
     fn run_plain(&mut self, i: usize, start: u64, end: u64) -> Result<(), ConvertError> {
         let file = self.open(i)?;
         let track = Track::new();
+        // The search for the range's first game reads on without keeping what it reads.
+        track.borrow_mut().paused = true;
         let source = Recording::new(file, track.clone());
         let mut reader =
             Reader::range(source, start, end).map_err(|source| ConvertError::Read {
                 input: self.input(i).clone(),
                 source,
             })?;
+        track.borrow_mut().paused = false;
         track.borrow_mut().frame_starts(0, 0, 0);
         let mut progress = Batched {
             job: self.job,
@@ -532,14 +539,20 @@ impl<'j, 'a> Worker<'j, 'a> {
             if t.stop.is_some_and(|stop| start >= stop) {
                 return Ok(reported);
             }
-            let text = tabla_pgn::decode_text(movetext(t.text(start, end)));
+            let (raw, text_cut) = t.text(start, end);
+            let text = tabla_pgn::decode_text(movetext(raw));
+            let error = match (text_cut || record.cut, &record.error) {
+                (false, error) => error.as_deref().map(std::borrow::Cow::Borrowed),
+                (true, None) => Some(std::borrow::Cow::Borrowed(TOO_LARGE)),
+                (true, Some(e)) => Some(std::borrow::Cow::Owned(format!("{e}; {TOO_LARGE}"))),
+            };
             let (ordinal, in_frame) = t.locate(start);
             let id = id_from_hash(name_hash, ordinal, in_frame).ok_or_else(|| {
                 ConvertError::TooLarge {
                     input: self.input(i).clone(),
                 }
             })?;
-            self.sink.add_game(id, record, &text)?;
+            self.sink.add_game(id, record, &text, error.as_deref())?;
             let now = consumed(&t, end);
             drop(t);
             track.borrow_mut().release(end);
