@@ -87,10 +87,10 @@ impl Default for Limits {
         Limits {
             games_per_file: 1_000_000,
             games_per_row_group: 65_536,
-            row_group_bytes: 64 << 20,
+            row_group_bytes: 16 << 20,
             positions_per_worker: 1 << 20,
             positions_per_row_group: 16_384,
-            open_partitions: 8,
+            open_partitions: 4,
             chunk_bytes: 4 << 20,
         }
     }

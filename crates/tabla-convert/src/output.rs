@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 
 /// Games between two record batches handed to the Parquet writer.
-const BATCH_ROWS: usize = 8192;
+const BATCH_ROWS: usize = 4096;
 /// Text bytes that also close a record batch (keeps string offsets and memory small).
-const BATCH_BYTES: usize = 32 << 20;
+const BATCH_BYTES: usize = 8 << 20;
 
 /// The directory of a partition: `year=2024/month=1` (no leading zero: DuckDB reads `01` as
 /// text, `1` as a number), with [`DEFAULT_PARTITION`] for what is

@@ -176,14 +176,29 @@ impl<'a> Job<'a> {
         };
         loop {
             let next = self.next();
-            let result = match next {
-                None => break,
-                Some(Next::Task(task)) => w.run(task),
-                Some(Next::Chunk(chunk)) => w.run_chunk(chunk),
-            };
-            if let Err(e) = result {
-                self.fail(e);
-                break;
+            // A panic (a bug) stops this run with an error instead of leaving the other
+            // workers waiting for a decoding task that will never finish.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match next {
+                None => None,
+                Some(Next::Task(task)) => Some(w.run(task)),
+                Some(Next::Chunk(chunk)) => Some(w.run_chunk(chunk)),
+            }));
+            match result {
+                Ok(None) => break,
+                Ok(Some(Ok(()))) => {}
+                Ok(Some(Err(e))) => {
+                    self.fail(e);
+                    break;
+                }
+                Err(panic) => {
+                    let message = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_owned())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "panic".to_owned());
+                    self.fail(ConvertError::Worker(message));
+                    break;
+                }
             }
         }
         if self.failed.load(Ordering::Relaxed) {
@@ -300,9 +315,15 @@ impl<'j, 'a> Worker<'j, 'a> {
             Task::Plain { input, start, end } => self.run_plain(input, start, end),
             Task::Frames { input, first, end } => self.run_frames(input, first, end),
             Task::Stream { input } => {
-                let result = self.run_stream(input);
-                self.job.producer_done();
-                result
+                /// Tells the queue the decoding task is over, even when it panics.
+                struct Done<'j, 'a>(&'j Job<'a>);
+                impl Drop for Done<'_, '_> {
+                    fn drop(&mut self) {
+                        self.0.producer_done();
+                    }
+                }
+                let _done = Done(self.job);
+                self.run_stream(input)
             }
         }
     }
