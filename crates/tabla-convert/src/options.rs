@@ -78,7 +78,9 @@ pub struct Limits {
     /// `games` files a worker keeps open at once (one per partition); the least recently used is
     /// finished when another partition needs one.
     pub open_partitions: usize,
-    /// Decompressed bytes per chunk handed to the parser threads when one thread decodes.
+    /// Decompressed bytes per chunk handed to the parser threads when one thread decodes (at
+    /// least 64 KiB). When 16 chunks' worth of text holds no place to cut (games without tags
+    /// give none), the decoding thread reads the rest of that input itself.
     pub chunk_bytes: usize,
 }
 

@@ -26,9 +26,9 @@ const TOO_LARGE: &str = "game too large: its movetext is cut at 8 MiB (and its m
 
 /// Smallest byte range a plain file is cut into.
 const MIN_RANGE: u64 = 64 << 10;
-/// Decoded text a decoding task holds while looking for a game start to cut at; past it, the
-/// task reads the rest of the stream itself.
-const MAX_PENDING: usize = 64 << 20;
+/// Chunks' worth of decoded text a decoding task holds while looking for a game start to cut
+/// at (games without tags give none); past it, the task reads the rest of the stream itself.
+const MAX_PENDING_CHUNKS: usize = 16;
 
 /// An input, looked at.
 pub(crate) struct Prepared {
@@ -494,7 +494,7 @@ impl<'j, 'a> Worker<'j, 'a> {
                     want = chunk_bytes;
                     self.hand_out(chunk)?;
                 }
-                None if buf.len() >= MAX_PENDING => {
+                None if buf.len() >= chunk_bytes * MAX_PENDING_CHUNKS => {
                     // No game start to cut at: read the rest here, as one range.
                     let track = Track::new();
                     for (start, ordinal, in_frame) in

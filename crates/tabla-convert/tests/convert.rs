@@ -526,3 +526,45 @@ fn a_game_too_long_to_keep_is_cut_and_the_games_after_it_are_whole() {
         }
     }
 }
+
+#[test]
+fn a_stream_without_places_to_cut_is_read_whole_by_the_decoding_thread() {
+    // Games without tags: the only sure game starts are tag lines, so nothing can be cut.
+    let mut text = Vec::new();
+    let games: [&[u8]; 2] = [
+        b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n\n",
+        b"1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. e3 O-O 5. Bd3 d5 6. Nf3 c5 7. O-O Nc6 8. a3 Bxc3 1-0\n\n",
+    ];
+    for i in 0..16_000 {
+        text.extend_from_slice(games[i % 2]);
+    }
+    assert!(text.len() > 1 << 20);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let plain = dir.path().join("tagless.pgn");
+    std::fs::write(&plain, &text).expect("write");
+    let zst = dir.path().join("tagless.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&text[..], 1).expect("compress")).expect("write");
+    let expected = {
+        let out = dir.path().join("plain");
+        run(
+            &options(std::slice::from_ref(&plain), &out, 2),
+            &Limits::default(),
+        );
+        content(&read_games(&out))
+    };
+    assert_eq!(expected.len(), 16_000);
+    // 64 KiB chunks: 1 MiB of text without a cut sends the decoder down the sequential path.
+    let small = Limits {
+        chunk_bytes: 64 << 10,
+        ..Limits::default()
+    };
+    let out = dir.path().join("zst");
+    let summary = run(&options(std::slice::from_ref(&zst), &out, 2), &small);
+    assert_eq!(
+        summary.input_bytes,
+        std::fs::metadata(&zst).expect("size").len()
+    );
+    let rows = read_games(&out);
+    assert_unique_ids(&rows, "tagless");
+    assert_eq!(content(&rows), expected);
+}
