@@ -52,8 +52,9 @@
 //! lookup of one key skips most row groups.
 //!
 //! ## Partitions
-//! `year=YYYY/month=M` (no leading zero, so DuckDB types it as a number) from `UTCDate`, else `Date`. An unknown year or month is Hive's
-//! `__HIVE_DEFAULT_PARTITION__`, which DuckDB and Spark read as NULL.
+//! `year=YYYY/month=M` from `UTCDate`, else `Date` (no leading zero: DuckDB reads `month=01` as
+//! text, `month=1` as a number). An unknown year or month is Hive's `__HIVE_DEFAULT_PARTITION__`,
+//! which DuckDB and Spark read as NULL.
 //!
 //! ## Files
 //! Each file is written under a hidden temporary name (`.part-...parquet.tmp`) and renamed when
@@ -61,11 +62,24 @@
 //! leftovers. File names carry a run id, so runs never overwrite each other's files: convert
 //! into a fresh directory, or the same games are there twice.
 //!
-//! ## Threads
+//! ## Game ids
+//! [`game_id`] derives a game's id from the input's file name and where the game starts in it
+//! (the zstd frame and the offset in its text; the byte offset for plain text), so ids do not
+//! depend on the threads or on how the input is cut, never repeat within an input, and a game
+//! gets the same id whichever machine converts its file.
+//!
+//! ## Threads and memory
 //! Plain files are cut into byte ranges ([`tabla_pgn::Reader::range`]); pzstd files (the
-//! lichess database's) at frame boundaries; other zstd files and the standard input are
-//! decoded by one thread and parsed by the others. Memory stays bounded whatever the input's
-//! size: see [`Limits`].
+//! lichess database's: every zstd frame announced by a skippable frame holding its size) at
+//! frame boundaries, a range owning the games that start in its frames and reading into the
+//! next frames to finish its last one; other zstd files and the standard input are decoded by
+//! one thread that cuts the text at game starts into chunks for the others. Every worker writes
+//! its own files. Memory stays bounded whatever the input's size: per worker, the open
+//! `games` files' row groups ([`Limits::row_group_bytes`], [`Limits::open_partitions`]), the
+//! positions buffer ([`Limits::positions_per_worker`], about 120 bytes a position), one or two
+//! decoded frames of a pzstd file, and at most the first 8 MiB of a game's text (a longer game
+//! is cut and says so in `error`). With the default [`Limits`] that is about 100 to 150 MB per
+//! worker without positions and 250 to 300 MB with them.
 
 mod boundary;
 mod date;
