@@ -17,7 +17,7 @@ pub struct ConvertArgs {
     /// parallel), or `-` for standard input.
     #[arg(value_name = "INPUT", required = true, num_args = 1..)]
     inputs: Vec<PathBuf>,
-    /// The dataset directory: `games/year=YYYY/month=MM/part-*.parquet` (and `positions/...`).
+    /// The dataset directory: `games/year=YYYY/month=M/part-*.parquet` (and `positions/...`).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Also write the positions table: game id, ply, Zobrist key, FEN and move of every position.
