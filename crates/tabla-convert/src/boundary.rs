@@ -117,6 +117,55 @@ pub(crate) fn boundary(file: &mut FrameFile, k: usize) -> Result<Boundary, Conve
     }
 }
 
+/// What the text of one frame alone says about where its games begin.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Local {
+    /// A game start at this offset of the frame's text, whatever the frames before hold.
+    Start(u64),
+    /// More of the frame's text is needed to tell.
+    More,
+    /// The frame alone cannot tell: [`boundary`] decides, with context and further frames.
+    Unknown,
+}
+
+/// The first place in the text of frame `k` (`complete`: `text` is the whole frame, else a
+/// prefix of it) that is a game start whatever the frames before hold.
+///
+/// The frame's first line may have begun in the frame before, so the search starts after it.
+/// All the text before can change is the kind of the last line before (a tag line or not: a
+/// tag line after blank lines continues a tag section), so the answer is the first place that
+/// is a game start under both, each stood for by a sentinel line. Both ranges that meet at
+/// the frame ask this of the same text, so they agree on the cut; the games between the range
+/// before's start and this one are that range's.
+pub(crate) fn local_start(k: usize, text: &[u8], complete: bool) -> Local {
+    if k == 0 {
+        return Local::Start(0);
+    }
+    let more = if complete {
+        Local::Unknown
+    } else {
+        Local::More
+    };
+    let Some(newline) = memchr::memchr(b'\n', text) else {
+        return more;
+    };
+    // Whole lines only: the frame's last line may go on in the next frame, and a prefix's in
+    // the rest of the frame. So a start found here is the one any longer text gives.
+    let last = memchr::memrchr(b'\n', text).unwrap_or(newline);
+    let known = &text[newline + 1..last + 1];
+    let mut from = 0;
+    loop {
+        // `find` counts from `from`.
+        let other = find(&[SENTINEL_OTHER, known, b""], from).map(|a| a + from as u64);
+        let tag = find(&[SENTINEL_TAG, known, b""], from).map(|b| b + from as u64);
+        match (other, tag) {
+            (Some(a), Some(b)) if a == b => return Local::Start(newline as u64 + 1 + a),
+            (Some(a), Some(b)) => from = a.max(b) as usize,
+            _ => return more,
+        }
+    }
+}
+
 /// [`tabla_pgn::find_game_start`] over `parts` laid end to end, from `context_len` bytes after
 /// the first part: the offset found, counted from there.
 fn find(parts: &[&[u8]; 3], context_len: usize) -> Option<u64> {
@@ -195,6 +244,81 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Cuts `whole` into two frames at every byte and checks what the second frame alone
+    /// says: a start is a game start by tabla-pgn's rule on the whole text, after the frame's
+    /// first line end, and no prefix of the frame says otherwise. Gives the frames decided,
+    /// of those with two game starts after their first line end the number decided and the
+    /// number, and the most game starts a decided frame skips.
+    fn check_every_split(whole: &[u8]) -> (usize, usize, usize, usize) {
+        let (mut decided, mut possible, mut skipped) = (0, 0, 0);
+        let mut decided_of_possible = 0;
+        let start_from =
+            |at: u64| tabla_pgn::find_game_start(&mut io::Cursor::new(whole), at).expect("memory");
+        for split in 1..whole.len() {
+            let frame = &whole[split..];
+            let full = local_start(1, frame, true);
+            let line_end = memchr::memchr(b'\n', frame).map(|i| (split + i + 1) as u64);
+            let first = line_end.and_then(start_from);
+            // Two game starts ahead: the parse has met a movetext line since the frame began.
+            if first.and_then(|f| start_from(f + 1)).is_some() {
+                possible += 1;
+                if matches!(full, Local::Start(_)) {
+                    decided_of_possible += 1;
+                }
+            }
+            if let Local::Start(at) = full {
+                decided += 1;
+                let at = split as u64 + at;
+                assert_eq!(start_from(at), Some(at), "frame from byte {split}: a start");
+                let mut skips = 0;
+                let mut next = first;
+                while let Some(n) = next.filter(|&n| n < at) {
+                    skips += 1;
+                    next = start_from(n + 1);
+                }
+                assert_eq!(next, Some(at), "frame from byte {split}");
+                skipped = skipped.max(skips);
+            }
+            for len in 0..frame.len() {
+                let part = local_start(1, &frame[..len], false);
+                assert!(
+                    part == Local::More || part == full,
+                    "frame from byte {split}, prefix of {len}: {part:?} against {full:?}"
+                );
+            }
+        }
+        (decided, decided_of_possible, possible, skipped)
+    }
+
+    #[test]
+    fn a_frame_alone_gives_the_game_start_a_reader_of_the_whole_text_finds() {
+        // Tag sections after blank lines, comments in tags, a game without tags, a tag line
+        // mid-line, a malformed tag: what the local search must not be fooled by.
+        let whole: &[u8] = b"[Event \"1\"]\n[Site \"?\"]\n\n1. e4 e5 {c} 1-0\n\n\n\n[Event \"2\"]\n\n\
+            [Site \"x\"]\n\n1. d4 *\n\n[Event \"3\"]\n{a comment\nover lines}\n[Site \"x\"]\n\n\
+            1. c4 0-1\n1. Nf3 *\n\n[Event \"4\"]\n[1p1/k \"c6 Nf6]\n\n1. e4 (1. d4 d5 2.[Event \"5\"]\n\
+            [Site \"x\"]\n\n1. g3 *\n";
+        let (decided, _, _, _) = check_every_split(whole);
+        assert!(decided > whole.len() / 2, "{decided} decided");
+        // Games as databases write them: a frame is decided alone once it holds two game
+        // starts after its first line end, at the latest at the second.
+        let mut ordinary = Vec::new();
+        for n in 0..6 {
+            ordinary.extend_from_slice(
+                format!(
+                    "[Event \"{n}\"]\n[Site \"?\"]\n[Result \"1-0\"]\n\n1. e4 {{ [%clk 0:03:00] }} e5 \
+                     2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+                )
+                .as_bytes(),
+            );
+        }
+        let (_, decided, possible, skipped) = check_every_split(&ordinary);
+        assert!(possible > ordinary.len() / 2);
+        assert_eq!(decided, possible);
+        assert!(skipped <= 1, "skipped {skipped}");
+        assert_eq!(local_start(0, b"x", false), Local::Start(0));
     }
 
     #[test]

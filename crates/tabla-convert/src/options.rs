@@ -78,9 +78,11 @@ pub struct Limits {
     /// `games` files a worker keeps open at once (one per partition); the least recently used is
     /// finished when another partition needs one.
     pub open_partitions: usize,
-    /// Decompressed bytes per chunk handed to the parser threads when one thread decodes (at
-    /// least 64 KiB). When 16 chunks' worth of text holds no place to cut (games without tags
-    /// give none), the decoding thread reads the rest of that input itself.
+    /// Decompressed bytes per chunk handed from the thread that decodes to the others: the
+    /// chunks of a stream decoded by one thread (at least 64 KiB; when 16 chunks' worth of text
+    /// holds no place to cut, as games without tags give none, the decoding thread reads the
+    /// rest of that input itself), and the most a pzstd frame's chunk holds (each frame is cut
+    /// into about four times as many chunks as there are threads, of at least 4 KiB).
     pub chunk_bytes: usize,
 }
 

@@ -158,6 +158,18 @@ impl FrameFile {
 
     /// Decodes frame `k` (an index into `frames`) into `out`, replacing its contents.
     pub fn decode(&mut self, k: usize, out: &mut Vec<u8>) -> Result<(), ConvertError> {
+        self.decode_until(k, out, |_| false).map(|_| ())
+    }
+
+    /// Decodes frame `k` into `out` (replacing its contents) a step at a time, asking `enough`
+    /// after each step whether the text so far suffices; `true` when the whole frame was
+    /// decoded. Finding where the first game of a frame starts needs only its first lines.
+    pub fn decode_until(
+        &mut self,
+        k: usize,
+        out: &mut Vec<u8>,
+        mut enough: impl FnMut(&[u8]) -> bool,
+    ) -> Result<bool, ConvertError> {
         let frame = self.frames[k];
         let read_error = |source| ConvertError::Read {
             input: self.input.clone(),
@@ -178,16 +190,28 @@ impl FrameFile {
         let mut decoder = zstd::stream::read::Decoder::with_buffer(&self.compressed[..])
             .map_err(zstd_error)?
             .single_frame();
-        (&mut decoder)
-            .take(MAX_FRAME + 1)
-            .read_to_end(out)
-            .map_err(zstd_error)?;
-        if out.len() as u64 > MAX_FRAME {
-            return Err(ConvertError::FrameTooLarge {
-                input: self.input.clone(),
-                offset: frame.offset,
-                limit: MAX_FRAME,
-            });
+        let mut step: u64 = PREFIX_STEP;
+        loop {
+            let before = out.len() as u64;
+            let limit = (MAX_FRAME + 1).saturating_sub(before).min(step);
+            let n = (&mut decoder)
+                .take(limit)
+                .read_to_end(out)
+                .map_err(zstd_error)? as u64;
+            if out.len() as u64 > MAX_FRAME {
+                return Err(ConvertError::FrameTooLarge {
+                    input: self.input.clone(),
+                    offset: frame.offset,
+                    limit: MAX_FRAME,
+                });
+            }
+            if n < limit {
+                break;
+            }
+            if enough(out) {
+                return Ok(false);
+            }
+            step = step.saturating_mul(2);
         }
         if !decoder.finish().is_empty() {
             return Err(ConvertError::Zstd {
@@ -198,9 +222,12 @@ impl FrameFile {
                 ),
             });
         }
-        Ok(())
+        Ok(true)
     }
 }
+
+/// Decoded bytes of the first step of [`FrameFile::decode_until`]; each next step doubles.
+const PREFIX_STEP: u64 = 64 << 10;
 
 /// A buffered reader that can look a few bytes ahead across refills (a `BufReader` cannot).
 pub(crate) struct PeekReader<R> {

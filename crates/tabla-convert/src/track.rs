@@ -4,7 +4,7 @@
 //!
 //! The byte sources below feed the reader and fill a shared [`Track`] as they go.
 
-use crate::boundary::Boundary;
+use crate::boundary::{Boundary, Local, local_start};
 use crate::source::{FrameFile, FrameStream, HINT_LEN};
 use std::cell::RefCell;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -260,11 +260,21 @@ impl Read for FrameText {
     }
 }
 
-/// The cut for frame boundary `k`: the first decidable boundary from `k` on.
+/// The cut for frame boundary `k`: where the games of the range starting at frame `k` begin.
+///
+/// Mostly decided by the first lines of frame `k` alone ([`local_cut`]); else the first
+/// decidable [`Boundary`] from `k` on. Every range asks this same question, so neighbours
+/// agree.
 pub(crate) fn cut(
     file: &mut FrameFile,
     mut k: usize,
 ) -> Result<Option<(usize, u64)>, crate::ConvertError> {
+    if k > 0 && k < file.frames.len() {
+        let mut text = Vec::new();
+        if let Some(offset) = local_cut(file, k, &mut text, 0)? {
+            return Ok(Some((k, offset)));
+        }
+    }
     loop {
         match crate::boundary::boundary(file, k)? {
             Boundary::Start { frame, offset } => return Ok(Some((frame, offset))),
@@ -272,6 +282,33 @@ pub(crate) fn cut(
             Boundary::Undecided => k += 1,
         }
     }
+}
+
+/// Decodes frame `k` into `text` until [`local_start`] decides where its games begin and
+/// `extra` bytes past that are decoded (or the frame ends): that start, or `None` when the
+/// frame alone cannot tell.
+pub(crate) fn local_cut(
+    file: &mut FrameFile,
+    k: usize,
+    text: &mut Vec<u8>,
+    extra: u64,
+) -> Result<Option<u64>, crate::ConvertError> {
+    let mut found = None;
+    let complete = file.decode_until(k, text, |prefix| match local_start(k, prefix, false) {
+        Local::Start(offset) => {
+            found = Some(offset);
+            prefix.len() as u64 >= offset + extra
+        }
+        Local::More => false,
+        Local::Unknown => true,
+    })?;
+    if complete {
+        found = match local_start(k, text, true) {
+            Local::Start(offset) => Some(offset),
+            Local::More | Local::Unknown => None,
+        };
+    }
+    Ok(found)
 }
 
 /// A decoded stream feeding the reader directly (when one thread reads the rest of a stream

@@ -1,17 +1,22 @@
-//! The work and the workers: every input is cut into tasks (byte ranges of plain files, runs of
-//! frames of pzstd files, or one decoding task for any other stream), and `threads` workers
-//! take tasks from one queue, each writing its own files.
+//! The work and the workers: every input is cut into tasks (byte ranges of plain files, one
+//! task per frame of pzstd files, or one decoding task for any other stream), and `threads`
+//! workers take tasks from one queue, each writing its own files.
 //!
-//! A decoding task cuts the text it decodes at game starts into chunks and queues them for the
-//! other workers; when the queue is full it parses the chunk itself, so it never waits and
-//! memory stays bounded (at most two chunks per worker queued).
+//! A task that decodes (a pzstd frame, or a whole stream) cuts the text it decodes at game
+//! starts into chunks and queues them for the other workers; when the queue is full it parses
+//! the chunk itself, so it never waits and memory stays bounded (at most two chunks per worker
+//! queued). Idle workers wait for chunks while such a task runs, so the last frame too is
+//! shared by every worker.
 
+use crate::boundary::{Local, local_start};
 use crate::game_id::id_from_hash;
 use crate::movetext::movetext;
 use crate::output::{OutputPlan, Sink, Written};
 use crate::record::Recorder;
 use crate::source::{Frame, FrameFile, FrameStream, HINT_LEN, Layout};
-use crate::track::{FrameText, OVERLAP, Recording, SharedTrack, Track, TrackedStream, cut};
+use crate::track::{
+    FrameText, OVERLAP, Recording, SharedTrack, Track, TrackedStream, cut, local_cut,
+};
 use crate::{ConvertError, Input, ProgressSink};
 use std::collections::VecDeque;
 use std::fs::File;
@@ -26,6 +31,8 @@ const TOO_LARGE: &str = "game too large: its movetext is cut at 8 MiB (and its m
 
 /// Smallest byte range a plain file is cut into.
 const MIN_RANGE: u64 = 64 << 10;
+/// Smallest chunk a frame's text is cut into.
+const MIN_CHUNK: u64 = 4 << 10;
 /// Chunks' worth of decoded text a decoding task holds while looking for a game start to cut
 /// at (games without tags give none); past it, the task reads the rest of the stream itself.
 const MAX_PENDING_CHUNKS: usize = 16;
@@ -42,12 +49,8 @@ pub(crate) struct Prepared {
 enum Task {
     /// Games starting in `start..end` of a plain file.
     Plain { input: usize, start: u64, end: u64 },
-    /// Games starting in frames `first..end` of a pzstd file.
-    Frames {
-        input: usize,
-        first: usize,
-        end: usize,
-    },
+    /// Games starting in frame `frame` of a pzstd file.
+    Frame { input: usize, frame: usize },
     /// Decode a stream and hand out chunks.
     Stream { input: usize },
 }
@@ -55,11 +58,35 @@ enum Task {
 /// Decoded text from one game start to the next (plus [`OVERLAP`]).
 struct Chunk {
     input: usize,
-    text: Vec<u8>,
+    text: Shared,
     /// Where the chunk's own games end (`None`: at its end).
     stop: Option<u64>,
     /// Frame starts in chunk offsets: `(offset, ordinal, in-frame offset)`.
     frames: Vec<(u64, u64, u64)>,
+    /// Input bytes (as stored) the chunk stands for in the progress, reported when it is read.
+    input_bytes: u64,
+}
+
+/// A part of a decoded buffer that several chunks share.
+struct Shared {
+    buffer: Arc<Vec<u8>>,
+    range: std::ops::Range<usize>,
+}
+
+impl Shared {
+    fn whole(buffer: Vec<u8>) -> Shared {
+        let range = 0..buffer.len();
+        Shared {
+            buffer: Arc::new(buffer),
+            range,
+        }
+    }
+}
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.buffer[self.range.clone()]
+    }
 }
 
 #[derive(Default)]
@@ -116,18 +143,9 @@ impl<'a> Job<'a> {
                     }
                 }
                 Layout::Frames { frames, .. } => {
-                    let n = frames.len();
-                    let parts = if threads == 1 {
-                        1
-                    } else {
-                        (threads * 2).min(n)
-                    };
-                    for p in 0..parts {
-                        queue.tasks.push_back(Task::Frames {
-                            input: i,
-                            first: n * p / parts,
-                            end: n * (p + 1) / parts,
-                        });
+                    // One task a frame: its worker decodes it once and hands out chunks of it.
+                    for k in 0..frames.len() {
+                        queue.tasks.push_back(Task::Frame { input: i, frame: k });
                     }
                 }
             }
@@ -224,7 +242,7 @@ impl<'a> Job<'a> {
                 return Some(Next::Chunk(chunk));
             }
             if let Some(task) = queue.tasks.pop_front() {
-                if matches!(task, Task::Stream { .. }) {
+                if matches!(task, Task::Stream { .. } | Task::Frame { .. }) {
                     queue.producers += 1;
                 }
                 return Some(Next::Task(task));
@@ -311,17 +329,20 @@ impl<'j, 'a> Worker<'j, 'a> {
     }
 
     fn run(&mut self, task: Task) -> Result<(), ConvertError> {
+        /// Tells the queue a task that hands out chunks is over, even when it panics.
+        struct Done<'j, 'a>(&'j Job<'a>);
+        impl Drop for Done<'_, '_> {
+            fn drop(&mut self) {
+                self.0.producer_done();
+            }
+        }
         match task {
             Task::Plain { input, start, end } => self.run_plain(input, start, end),
-            Task::Frames { input, first, end } => self.run_frames(input, first, end),
+            Task::Frame { input, frame } => {
+                let _done = Done(self.job);
+                self.run_frame(input, frame)
+            }
             Task::Stream { input } => {
-                /// Tells the queue the decoding task is over, even when it panics.
-                struct Done<'j, 'a>(&'j Job<'a>);
-                impl Drop for Done<'_, '_> {
-                    fn drop(&mut self) {
-                        self.0.producer_done();
-                    }
-                }
                 let _done = Done(self.job);
                 self.run_stream(input)
             }
@@ -360,6 +381,107 @@ impl<'j, 'a> Worker<'j, 'a> {
         let consumed = |_: &Track, at: u64| at.clamp(start, end) - start;
         let reported = self.read_games(i, &mut reader, &track, &consumed, &mut progress)?;
         progress.add(end - start - reported, 0);
+        Ok(())
+    }
+
+    /// The games starting in frame `k`: the frame is decoded once, with the first lines of the
+    /// next, and cut at game starts into chunks that idle workers take. Games longer than a
+    /// frame, and frames whose first lines cannot tell where a game starts, go the slower way
+    /// of [`Worker::run_frames`].
+    fn run_frame(&mut self, i: usize, k: usize) -> Result<(), ConvertError> {
+        let prepared = &self.job.inputs[i];
+        let frames = prepared.frames.clone();
+        let mut file = FrameFile::open(self.input(i), frames.clone())?;
+        let mut text = Vec::new();
+        file.decode(k, &mut text)?;
+        let Local::Start(begin) = local_start(k, &text, true) else {
+            return self.run_frames(i, k, k + 1);
+        };
+        let own_len = text.len() as u64;
+        // Where the next frame's games begin (in `text` once it is appended), and the bytes
+        // read past it so the reader ends the last game as a reader of the whole input would.
+        let stop = if k + 1 < frames.len() {
+            let mut next = Vec::new();
+            let Some(offset) = local_cut(&mut file, k + 1, &mut next, OVERLAP)? else {
+                return self.run_frames(i, k, k + 1);
+            };
+            let keep = next.len().min((offset + OVERLAP) as usize);
+            text.extend_from_slice(&next[..keep]);
+            Some(own_len + offset)
+        } else {
+            None
+        };
+        let mut stored = frames[k].size + HINT_LEN;
+        if k + 1 == frames.len()
+            && let Layout::Frames { len, .. } = prepared.layout
+        {
+            // Anything after the last frame's end belongs to the last range.
+            stored += len.saturating_sub(frames[k].offset + frames[k].size);
+        }
+        let end = stop.unwrap_or(text.len() as u64);
+        let target = if self.job.threads == 1 {
+            u64::MAX
+        } else {
+            let most = self.job.plan.limits.chunk_bytes as u64;
+            (own_len / (4 * self.job.threads as u64))
+                .min(most)
+                .max(MIN_CHUNK)
+        };
+        // Game starts to cut at, searched in the text from `begin` on: a true game start, so
+        // the search sees what a reader of the whole input sees.
+        let mut cuts = vec![begin];
+        {
+            let mut window = Cursor::new(&text[begin as usize..]);
+            while let Some(&last) = cuts.last() {
+                let from = (last - begin).saturating_add(target);
+                if from >= end - begin {
+                    break;
+                }
+                match tabla_pgn::find_game_start(&mut window, from)
+                    .map_err(|e| stream_error(self.input(i), e))?
+                {
+                    Some(c) if begin + c < end => cuts.push(begin + c),
+                    _ => break,
+                }
+            }
+        }
+        let layout = [
+            (0, frames[k].ordinal, 0),
+            (own_len, frames.get(k + 1).map_or(0, |f| f.ordinal), 0),
+        ];
+        let spans = if stop.is_some() {
+            &layout[..]
+        } else {
+            &layout[..1]
+        };
+        let buffer = Arc::new(text);
+        let mut handed = 0u64;
+        for (j, &from) in cuts.iter().enumerate() {
+            let to = cuts.get(j + 1).copied().unwrap_or(end);
+            let last = j + 1 == cuts.len();
+            let text_end = if last && stop.is_none() {
+                buffer.len() as u64
+            } else {
+                (to + OVERLAP).min(buffer.len() as u64)
+            };
+            let input_bytes = if last {
+                stored - handed
+            } else {
+                stored * (to - begin) / (end - begin) - handed
+            };
+            handed += input_bytes;
+            let chunk = Chunk {
+                input: i,
+                text: Shared {
+                    buffer: buffer.clone(),
+                    range: from as usize..text_end as usize,
+                },
+                stop: (!last || stop.is_some()).then_some(to - from),
+                frames: chunk_frames(spans, from, text_end - from),
+                input_bytes,
+            };
+            self.hand_out(chunk)?;
+        }
         Ok(())
     }
 
@@ -415,6 +537,7 @@ impl<'j, 'a> Worker<'j, 'a> {
             games: 0,
         };
         self.read_games(chunk.input, &mut reader, &track, &|_, _| 0, &mut progress)?;
+        progress.add(chunk.input_bytes, 0);
         Ok(())
     }
 
@@ -469,8 +592,9 @@ impl<'j, 'a> Worker<'j, 'a> {
                 let chunk = Chunk {
                     input: i,
                     frames: chunk_frames(&frames, buf_start, buf.len() as u64),
-                    text: buf,
+                    text: Shared::whole(buf),
                     stop: None,
+                    input_bytes: 0,
                 };
                 return self.hand_out(chunk);
             }
@@ -483,9 +607,10 @@ impl<'j, 'a> Worker<'j, 'a> {
                     let len = c + OVERLAP;
                     let chunk = Chunk {
                         input: i,
-                        text: buf[..len as usize].to_vec(),
+                        text: Shared::whole(buf[..len as usize].to_vec()),
                         stop: Some(c),
                         frames: chunk_frames(&frames, buf_start, len),
+                        input_bytes: 0,
                     };
                     buf.drain(..c as usize);
                     buf_start += c;

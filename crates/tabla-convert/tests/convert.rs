@@ -207,6 +207,15 @@ fn pzstd_and_zstd_files_give_the_same_games_however_they_are_cut() {
     assert_eq!(content(&pz[0]), expected, "pzstd on 1 thread");
     assert_eq!(pz[0], pz[1], "pzstd on 1 and 2 threads");
     assert_eq!(pz[0], pz[2], "pzstd on 1 and 8 threads");
+    // Small chunks, so that every frame is cut into many that the workers share.
+    let tiny = Limits {
+        chunk_bytes: 4 << 10,
+        ..Limits::default()
+    };
+    for threads in [2, 8] {
+        let rows = convert_one(&multi, threads, "pzstd-chunks", &tiny);
+        assert_eq!(rows, pz[0], "pzstd in small chunks on {threads} threads");
+    }
 
     // Small chunks, so the decoding thread hands out many.
     let small = Limits {
