@@ -3,14 +3,16 @@
 
 use crate::endgame;
 use crate::king_safety::{self, KingAttack, RoleAttacks};
+use crate::params::{self, Coefficients, Trace};
 use crate::pawns::{
     PawnInfo, PawnTable, attack_span, evaluate_pawns, file_of, forward, pawn_attack_set,
-    relative_rank,
+    relative_rank, trace_pawns,
 };
 use crate::pst;
 use crate::score::Value;
 use crate::tapered::{PHASE_MAX, S, s};
-use crate::weights::*;
+use crate::tuned::KING_DANGER;
+use crate::weights::{UNSTOPPABLE, term};
 use tabla::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use tabla::{Bitboard, Color, Position, Role, Square};
 
@@ -32,7 +34,7 @@ impl Evaluator {
             pos.pieces(Color::White, Role::Pawn),
             pos.pieces(Color::Black, Role::Pawn),
         );
-        evaluate_with(pos, &info)
+        evaluate_with(pos, &info, &mut ())
     }
 }
 
@@ -52,7 +54,50 @@ pub fn evaluate(pos: &Position) -> Value {
         pos.pieces(Color::White, Role::Pawn),
         pos.pieces(Color::Black, Role::Pawn),
     );
-    evaluate_with(pos, &info)
+    evaluate_with(pos, &info, &mut ())
+}
+
+/// One evaluation taken apart for tuning: the game phase and endgame scale it blended with, its
+/// unblended total, and how often each tuned weight counted in it.
+#[derive(Clone, Debug)]
+pub struct EvalTrace {
+    /// The game phase, 0 ..= [`PHASE_MAX`].
+    pub phase: i32,
+    /// The endgame part's scale, in 64ths.
+    pub scale: i32,
+    /// The (middlegame, endgame) total for White before blending, tempo included.
+    pub total: S,
+    /// The uses of each weight, White's minus Black's ([`crate::params`] layout).
+    pub coefficients: Coefficients,
+    /// The evaluation for the side to move, as [`evaluate`] gives it.
+    pub value: Value,
+}
+
+/// [`evaluate`] taken apart, or `None` where the evaluation does not blend its terms (a draw by
+/// insufficient material, a bare king).
+pub fn trace(pos: &Position) -> Option<EvalTrace> {
+    if pos.is_insufficient_material()
+        || Color::ALL
+            .into_iter()
+            .any(|c| (pos.by_color(c) & !pos.by_role(Role::King)).is_empty())
+    {
+        return None;
+    }
+    let mut coefficients = Coefficients::default();
+    let info = trace_pawns(
+        pos.pieces(Color::White, Role::Pawn),
+        pos.pieces(Color::Black, Role::Pawn),
+        &mut coefficients,
+    );
+    let (total, phase, scale) = unblended(pos, &info, &mut coefficients);
+    let value = evaluate_with(pos, &info, &mut ());
+    Some(EvalTrace {
+        phase,
+        scale,
+        total,
+        coefficients,
+        value,
+    })
 }
 
 /// The game phase: [`PHASE_MAX`] with all pieces on, 0 with none.
@@ -76,11 +121,12 @@ struct SideAttacks {
 
 /// Material, placement, mobility and piece terms of `color`; fills `attacks` and counts the
 /// attack on the enemy king.
-fn pieces(
+fn pieces<T: Trace>(
     pos: &Position,
     color: Color,
     attacks: &mut SideAttacks,
     their_pawn_attacks: Bitboard,
+    t: &mut T,
 ) -> S {
     let occupied = pos.occupied();
     let ours = pos.by_color(color);
@@ -91,17 +137,16 @@ fn pieces(
     let mut score = s(0, 0);
 
     for sq in own_pawns {
-        score += pst::value(color, Role::Pawn, sq);
+        score += pst::term(t, color, Role::Pawn, sq);
     }
-    score += pst::value(color, Role::King, pos.king(color));
+    score += pst::term(t, color, Role::King, pos.king(color));
 
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
     {
-        let (per_square, typical) = MOBILITY[i];
         for sq in pos.pieces(color, role) {
-            score += pst::value(color, role, sq);
+            score += pst::term(t, color, role, sq);
             let reach = match role {
                 Role::Knight => knight_attacks(sq),
                 // Sliders see through their own queen (and rooks through rooks) for mobility.
@@ -115,16 +160,17 @@ fn pieces(
             attacks.roles[i] |= reach;
             attacks.all |= reach;
             let moves = (reach & area).count() as i32;
-            score += per_square * (moves - typical);
+            score += term(t, color, params::MOBILITY_START[i] + moves as usize, 1);
             if (reach & their_zone).any() {
                 attacks.king_attack.attackers += 1;
-                attacks.king_attack.weight += KING_ATTACKER_WEIGHT[i];
+                attacks.king_attack.weight += KING_DANGER[i];
+                attacks.king_attack.by_role[i] += 1;
             }
             match role {
                 Role::Knight | Role::Bishop => {
                     attacks.minors |= reach;
                     if moves == 0 {
-                        score += TRAPPED_MINOR;
+                        score += term(t, color, params::TRAPPED_MINOR, 1);
                     }
                     let rank = relative_rank(color, sq);
                     if role == Role::Knight
@@ -132,17 +178,18 @@ fn pieces(
                         && (pawn_attacks(!color, sq) & own_pawns).any()
                         && (attack_span(color, sq) & their_pawns).is_empty()
                     {
-                        score += KNIGHT_OUTPOST;
+                        score += term(t, color, params::KNIGHT_OUTPOST, 1);
                     }
                 }
                 Role::Rook => {
                     let file = file_of(sq);
                     if (file & own_pawns).is_empty() {
-                        score += if (file & their_pawns).is_empty() {
-                            ROOK_OPEN_FILE
+                        let open = if (file & their_pawns).is_empty() {
+                            params::ROOK_OPEN_FILE
                         } else {
-                            ROOK_SEMI_OPEN_FILE
+                            params::ROOK_SEMI_OPEN_FILE
                         };
+                        score += term(t, color, open, 1);
                     }
                 }
                 _ => {}
@@ -150,13 +197,19 @@ fn pieces(
         }
     }
     if pos.pieces(color, Role::Bishop).more_than_one() {
-        score += BISHOP_PAIR;
+        score += term(t, color, params::BISHOP_PAIR, 1);
     }
     score
 }
 
 /// Passed pawns beyond their static value: king distances, a blocked path, an unstoppable run.
-fn passed_pawns(pos: &Position, color: Color, passed: Bitboard) -> S {
+fn passed_pawns<T: Trace>(
+    pos: &Position,
+    color: Color,
+    passed: Bitboard,
+    their_attacks: Bitboard,
+    t: &mut T,
+) -> S {
     let mut score = s(0, 0);
     let our_king = pos.king(color);
     let their_king = pos.king(!color);
@@ -171,14 +224,15 @@ fn passed_pawns(pos: &Position, color: Color, passed: Bitboard) -> S {
         };
         let weight = rank as i32 - 2;
         if weight > 0 {
-            let (theirs, ours) = PASSED_KING_DISTANCE;
             let d_them = their_king.distance(stop).min(5) as i32;
             let d_us = our_king.distance(stop).min(5) as i32;
-            score += s(0, weight * (theirs * d_them - ours * d_us));
+            score += term(t, color, params::PASSED_THEIR_KING, weight * d_them);
+            score += term(t, color, params::PASSED_OUR_KING, weight * d_us);
         }
         if occupied.contains(stop) {
-            let lost = PASSED_BLOCKED_PERCENT;
-            score -= s(PASSED[rank].mg * lost / 100, PASSED[rank].eg * lost / 100);
+            score += term(t, color, params::PASSED_BLOCKED + rank, 1);
+        } else if !their_attacks.contains(stop) {
+            score += term(t, color, params::PASSED_FREE + rank, 1);
         }
         if them_pieceless && (forward(color, sq) & occupied).is_empty() {
             let promotion = Square::from_coords(
@@ -200,22 +254,61 @@ fn passed_pawns(pos: &Position, color: Color, passed: Bitboard) -> S {
 }
 
 /// Threats: pawns and minor pieces attacking bigger pieces, and enemy pieces left undefended.
-fn threats(pos: &Position, color: Color, ours: &SideAttacks, theirs: &SideAttacks) -> S {
+fn threats<T: Trace>(
+    pos: &Position,
+    color: Color,
+    ours: &SideAttacks,
+    theirs: &SideAttacks,
+    t: &mut T,
+) -> S {
     let enemy = pos.by_color(!color);
     let enemy_pieces = enemy & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
     let majors = enemy & (pos.by_role(Role::Rook) | pos.by_role(Role::Queen));
-    let mut score = PAWN_THREAT * (ours.pawns & enemy_pieces).count() as i32;
-    score += MINOR_THREAT_ON_MAJOR * (ours.minors & majors).count() as i32;
+    let mut score = term(
+        t,
+        color,
+        params::PAWN_THREAT,
+        (ours.pawns & enemy_pieces).count() as i32,
+    );
+    score += term(
+        t,
+        color,
+        params::MINOR_THREAT_ON_MAJOR,
+        (ours.minors & majors).count() as i32,
+    );
     let their_defence = theirs.all | theirs.pawns | king_attacks(pos.king(!color));
     let hanging = enemy & !pos.by_role(Role::King) & ours.all & !their_defence;
-    score += HANGING * hanging.count() as i32;
+    score += term(t, color, params::HANGING, hanging.count() as i32);
+    let weak_pawns = enemy & pos.by_role(Role::Pawn) & !theirs.pawns;
+    let victims = [
+        weak_pawns,
+        enemy & pos.by_role(Role::Knight),
+        enemy & pos.by_role(Role::Bishop),
+        enemy & pos.by_role(Role::Queen),
+    ];
+    for (i, &v) in victims.iter().enumerate() {
+        if i < 3 {
+            let n = (ours.minors & v).count() as i32;
+            score += term(t, color, params::THREAT_BY_MINOR + i, n);
+        }
+        let n = (ours.roles[2] & v).count() as i32;
+        score += term(t, color, params::THREAT_BY_ROOK + i, n);
+    }
     score
 }
 
-fn evaluate_with(pos: &Position, info: &PawnInfo) -> Value {
+fn evaluate_with<T: Trace>(pos: &Position, info: &PawnInfo, t: &mut T) -> Value {
     if pos.is_insufficient_material() {
         return 0;
     }
+    let (score, phase, scale) = unblended(pos, info, t);
+    let v = score.blend(phase, scale);
+    if pos.turn() == Color::White { v } else { -v }
+}
+
+/// The evaluation for White before blending, with the phase and endgame scale to blend it by.
+#[inline(always)]
+fn unblended<T: Trace>(pos: &Position, info: &PawnInfo, t: &mut T) -> (S, i32, i32) {
     let white_pawns = pos.pieces(Color::White, Role::Pawn);
     let black_pawns = pos.pieces(Color::Black, Role::Pawn);
     let mut white = SideAttacks {
@@ -227,17 +320,19 @@ fn evaluate_with(pos: &Position, info: &PawnInfo) -> Value {
         ..SideAttacks::default()
     };
     let mut score = info.score;
-    score += pieces(pos, Color::White, &mut white, black.pawns);
-    score -= pieces(pos, Color::Black, &mut black, white.pawns);
-    score += passed_pawns(pos, Color::White, info.passed[0]);
-    score -= passed_pawns(pos, Color::Black, info.passed[1]);
-    score += threats(pos, Color::White, &white, &black);
-    score -= threats(pos, Color::Black, &black, &white);
+    score += pieces(pos, Color::White, &mut white, black.pawns, t);
+    score -= pieces(pos, Color::Black, &mut black, white.pawns, t);
+    let white_attacks = white.all | white.pawns | king_attacks(pos.king(Color::White));
+    let black_attacks = black.all | black.pawns | king_attacks(pos.king(Color::Black));
+    score += passed_pawns(pos, Color::White, info.passed[0], black_attacks, t);
+    score -= passed_pawns(pos, Color::Black, info.passed[1], white_attacks, t);
+    score += threats(pos, Color::White, &white, &black, t);
+    score -= threats(pos, Color::Black, &black, &white, t);
 
     let white_defends = white.all | white.pawns;
     let black_defends = black.all | black.pawns;
-    score += king_safety::shield(pos, Color::White);
-    score -= king_safety::shield(pos, Color::Black);
+    score += king_safety::shield(pos, Color::White, t);
+    score -= king_safety::shield(pos, Color::Black, t);
     score += king_safety::danger(
         pos,
         Color::White,
@@ -245,6 +340,7 @@ fn evaluate_with(pos: &Position, info: &PawnInfo) -> Value {
         white_defends,
         black.all | black.pawns,
         &black.roles,
+        t,
     );
     score -= king_safety::danger(
         pos,
@@ -253,6 +349,7 @@ fn evaluate_with(pos: &Position, info: &PawnInfo) -> Value {
         black_defends,
         white.all | white.pawns,
         &white.roles,
+        t,
     );
 
     for color in Color::ALL {
@@ -270,13 +367,13 @@ fn evaluate_with(pos: &Position, info: &PawnInfo) -> Value {
         Color::Black
     };
     let scale = endgame::scale(pos, strong);
-    let tempo = if pos.turn() == Color::White {
-        TEMPO
+    let tempo = term(t, pos.turn(), params::TEMPO, 1);
+    if pos.turn() == Color::White {
+        score += tempo;
     } else {
-        -TEMPO
-    };
-    let v = (score + tempo).blend(phase(pos), scale);
-    if pos.turn() == Color::White { v } else { -v }
+        score -= tempo;
+    }
+    (score, phase(pos), scale)
 }
 
 #[cfg(test)]
@@ -309,13 +406,56 @@ mod tests {
     #[test]
     fn start_position_is_about_level() {
         let v = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert!((0..40).contains(&v), "{v}");
+        assert!((0..60).contains(&v), "{v}");
     }
 
     #[test]
     fn insufficient_material_is_a_draw() {
         assert_eq!(eval("8/8/4k3/8/8/2N5/8/4K3 w - - 0 1"), 0);
         assert_eq!(eval("8/8/4k3/8/8/8/8/4K3 b - - 0 1"), 0);
+    }
+
+    #[test]
+    fn traces_count_the_weights_the_evaluation_uses() {
+        // The start position is symmetric: every weight White uses, Black uses as often, except
+        // the side to move's tempo.
+        let start = Position::startpos();
+        let t = trace(&start).expect("pieces on both sides");
+        for (i, &c) in t.coefficients.counts.iter().enumerate() {
+            let expected = i32::from(i == params::TEMPO);
+            assert_eq!(c, expected, "{}", params::name(i));
+        }
+        // Black's g8 knight gone and White's g1 knight on f3: a knight more, on its square.
+        let pos = Position::from_fen("rnbqkb1r/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
+            .expect("test data");
+        let t = trace(&pos).expect("pieces on both sides");
+        assert_eq!(t.coefficients.counts[params::MATERIAL + 1], 1);
+        // f3 shares c3's entry; the b1 and b8 knights cancel; the tempo is Black's.
+        assert_eq!(
+            t.coefficients.counts[params::psqt_index(1, Square::C3.index())],
+            1
+        );
+        assert_eq!(
+            t.coefficients.counts[params::psqt_index(1, Square::B1.index())],
+            0
+        );
+        assert_eq!(t.coefficients.counts[params::TEMPO], -1);
+        // The blend of the traced total is the evaluation.
+        for fen in [
+            "6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40",
+            "8/5pk1/6p1/3P4/8/6P1/5PK1/8 b - - 0 40",
+        ] {
+            let pos = Position::from_fen(fen).expect("test data");
+            let t = trace(&pos).expect("pieces on both sides");
+            let v = t.total.blend(t.phase, t.scale);
+            let v = if pos.turn() == Color::White { v } else { -v };
+            assert_eq!(v, t.value);
+            assert_eq!(t.value, evaluate(&pos));
+        }
+        assert!(
+            trace(&Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").expect("test data"))
+                .is_none()
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //!
 //! let pos = Position::from_fen("6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40").unwrap();
 //! let mut engine = Engine::new();
-//! let result = engine.search(&pos, &Limits::depth(6), &Control::default(), &mut |info| {
+//! let result = engine.search(&pos, &Limits::depth(10), &Control::default(), &mut |info| {
 //!     println!("{}", info.uci_line(false));
 //! });
 //! assert_eq!(pos.san(result.best.unwrap()), "Bh6");
@@ -33,6 +33,7 @@ mod king_safety;
 pub mod limits;
 pub mod oracle;
 pub mod ordering;
+pub mod params;
 mod pawns;
 mod pst;
 pub mod score;
@@ -41,6 +42,7 @@ pub mod see;
 pub mod tables;
 pub mod tapered;
 pub mod tt;
+pub mod tuned;
 pub mod uci;
 mod weights;
 

@@ -1,8 +1,9 @@
 //! Pawn structure: doubled, isolated, backward, connected and passed pawns, cached by the pawn
 //! placement (it changes far less often than the rest of the position).
 
+use crate::params::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, Trace};
 use crate::tapered::{S, s};
-use crate::weights::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED};
+use crate::weights::term;
 use tabla::attacks::pawn_attacks;
 use tabla::{Bitboard, Color, Square};
 
@@ -128,22 +129,28 @@ pub struct PawnInfo {
     pub passed: [Bitboard; 2],
 }
 
-fn side(color: Color, ours: Bitboard, theirs: Bitboard, passed: &mut Bitboard) -> S {
+fn side<T: Trace>(
+    color: Color,
+    ours: Bitboard,
+    theirs: Bitboard,
+    passed: &mut Bitboard,
+    t: &mut T,
+) -> S {
     let mut score = s(0, 0);
     let their_attacks = pawn_attack_set(!color, theirs);
     for sq in ours {
         let rank = relative_rank(color, sq);
         let adjacent_own = adjacent(sq) & ours;
         if (forward(color, sq) & ours).any() {
-            score += DOUBLED;
+            score += term(t, color, DOUBLED, 1);
         }
         if adjacent_own.is_empty() {
-            score += ISOLATED;
+            score += term(t, color, ISOLATED, 1);
         } else {
             let supported = (pawn_attacks(!color, sq) & ours).any();
             let beside = (adjacent_own & Bitboard::rank(sq.rank())).any();
             if supported || beside {
-                score += CONNECTED + s(rank as i32 * 2, rank as i32 * 3);
+                score += term(t, color, CONNECTED + rank, 1);
             } else if (adjacent_own & !attack_span(color, sq)).is_empty() {
                 // Every neighbour is ahead: none can come to its side. Backward if it cannot
                 // step forward safely either.
@@ -154,14 +161,14 @@ fn side(color: Color, ours: Bitboard, theirs: Bitboard, passed: &mut Bitboard) -
                 if let Some(stop) = stop
                     && their_attacks.contains(stop)
                 {
-                    score += BACKWARD;
+                    score += term(t, color, BACKWARD, 1);
                 }
             }
         }
         let front_own = (forward(color, sq) & ours).any();
         if !front_own && (passed_span(color, sq) & theirs).is_empty() {
             *passed |= Bitboard::from_square(sq);
-            score += PASSED[rank];
+            score += term(t, color, PASSED + rank, 1);
         }
     }
     score
@@ -169,9 +176,14 @@ fn side(color: Color, ours: Bitboard, theirs: Bitboard, passed: &mut Bitboard) -
 
 /// Evaluates the pawn structure from scratch.
 pub fn evaluate_pawns(white: Bitboard, black: Bitboard) -> PawnInfo {
+    trace_pawns(white, black, &mut ())
+}
+
+/// [`evaluate_pawns`], with the weights used told to `t`.
+pub fn trace_pawns<T: Trace>(white: Bitboard, black: Bitboard, t: &mut T) -> PawnInfo {
     let mut passed = [Bitboard::EMPTY; 2];
-    let w = side(Color::White, white, black, &mut passed[0]);
-    let b = side(Color::Black, black, white, &mut passed[1]);
+    let w = side(Color::White, white, black, &mut passed[0], t);
+    let b = side(Color::Black, black, white, &mut passed[1], t);
     PawnInfo {
         score: w - b,
         passed,

@@ -1,90 +1,10 @@
-//! Piece-square tables, material included, built at compile time from a few rules of thumb
-//! (knights and queens like the centre, pawns like to advance, the king hides in the middlegame
-//! and walks to the centre in the endgame) rather than typed in square by square.
+//! Piece-square tables, material included, built at compile time from the tuned weights (half a
+//! board per role, mirrored onto the other half).
 
+use crate::params::{MATERIAL, Trace, psqt_index};
 use crate::tapered::{S, s};
-use crate::weights::MATERIAL;
+use crate::tuned::WEIGHTS;
 use tabla::{Color, Role, Square};
-
-/// How central a file or rank is: 0 on the edge, 3 in the middle.
-const fn centrality(i: i32) -> i32 {
-    if i < 4 { i } else { 7 - i }
-}
-
-/// The positional part for a White piece of `role` (by index) on file `f`, rank `r`.
-const fn placement(role: usize, f: i32, r: i32) -> S {
-    let fc = centrality(f);
-    let rc = centrality(r);
-    let centre = fc + rc;
-    match role {
-        // Pawn: advance, centre pawns more so; a centre pawn left at home blocks the bishops.
-        0 => {
-            let mut mg = (r - 1) * 4;
-            if fc == 3 && (r == 3 || r == 4) {
-                mg += 16;
-            } else if fc == 2 && (r == 3 || r == 4) {
-                mg += 6;
-            }
-            if fc == 3 && r == 1 {
-                mg -= 8;
-            }
-            s(mg, (r - 1) * 7)
-        }
-        // Knight: the centre above all; the far edge and the home rank are poor.
-        1 => {
-            let mut mg = centre * 8 - 22;
-            if r >= 4 && r <= 5 && fc >= 2 {
-                mg += 6;
-            }
-            s(mg, centre * 6 - 18)
-        }
-        // Bishop: mild centre, the long diagonals, and out of the home rank.
-        2 => {
-            let mut mg = centre * 3 - 6;
-            if f == r || f == 7 - r {
-                mg += 8;
-            }
-            if r == 0 {
-                mg -= 10;
-            }
-            s(mg, centre * 3 - 9)
-        }
-        // Rook: the seventh rank and the centre files.
-        3 => {
-            let mut mg = if fc == 3 {
-                6
-            } else if fc == 2 {
-                3
-            } else {
-                0
-            };
-            let mut eg = 0;
-            if r == 6 {
-                mg += 16;
-                eg += 10;
-            }
-            s(mg, eg)
-        }
-        // Queen: mild centre, stronger in the endgame.
-        4 => s(centre * 2 - 6, centre * 5 - 15),
-        // King: corners behind the pawns in the middlegame, the centre in the endgame.
-        _ => {
-            let home = match f {
-                0 | 7 => 14,
-                1 | 6 => 26,
-                2 => 10,
-                3 | 5 => -6,
-                _ => 0,
-            };
-            let mg = match r {
-                0 => home,
-                1 => home / 2 - 12,
-                _ => -34 - 12 * (r - 2),
-            };
-            s(mg, centre * 9 - 27)
-        }
-    }
-}
 
 const fn build() -> [[S; 64]; 6] {
     let mut table = [[s(0, 0); 64]; 6];
@@ -92,8 +12,12 @@ const fn build() -> [[S; 64]; 6] {
     while role < 6 {
         let mut sq = 0;
         while sq < 64 {
-            let p = placement(role, (sq % 8) as i32, (sq / 8) as i32);
-            let m = MATERIAL[role];
+            let p = WEIGHTS[psqt_index(role, sq)];
+            let m = if role < 5 {
+                WEIGHTS[MATERIAL + role]
+            } else {
+                s(0, 0)
+            };
             table[role][sq] = s(m.mg + p.mg, m.eg + p.eg);
             sq += 1;
         }
@@ -113,6 +37,20 @@ pub fn value(color: Color, role: Role, sq: Square) -> S {
         Color::Black => sq.flip_vertical(),
     };
     WHITE[role.index()][sq.index()]
+}
+
+/// [`value`], with its weights told to `trace`.
+#[inline(always)]
+pub fn term<T: Trace>(trace: &mut T, color: Color, role: Role, sq: Square) -> S {
+    let relative = match color {
+        Color::White => sq,
+        Color::Black => sq.flip_vertical(),
+    };
+    if role != Role::King {
+        trace.add(color, MATERIAL + role.index(), 1);
+    }
+    trace.add(color, psqt_index(role.index(), relative.index()), 1);
+    value(color, role, sq)
 }
 
 #[cfg(test)]
