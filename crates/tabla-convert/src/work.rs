@@ -132,7 +132,7 @@ impl<'a> Job<'a> {
                     let parts = if threads == 1 {
                         1
                     } else {
-                        (threads as u64 * 4).min(len.div_ceil(MIN_RANGE)).max(1)
+                        (threads as u64 * 16).min(len.div_ceil(MIN_RANGE)).max(1)
                     };
                     for p in 0..parts {
                         queue.tasks.push_back(Task::Plain {
