@@ -9,7 +9,8 @@
 # MB/s of compressed and of decompressed input, the speed-up from 1 to 2 threads (as the ratio
 # of the medians and as the median of each round's ratio), peak RSS.
 #
-# Usage: scripts/convert_bench.sh [ROUNDS] (default 5). Work files go to
+# Usage: scripts/convert_bench.sh [ROUNDS] (default 5); TABLA_BIN=path measures that binary
+# instead of building target/release/tabla. Work files go to
 # ${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-convert-bench}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,9 +28,13 @@ if [ ! -x /usr/bin/time ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
 fi
 
-cargo build --release -p tabla-cli
-# A copy, so that a rebuild in the tree during the rounds cannot swap the binary.
-cp target/release/tabla "$work/tabla"
+if [ -n "${TABLA_BIN:-}" ]; then
+  cp "$TABLA_BIN" "$work/tabla"
+else
+  cargo build --release -p tabla-cli
+  # A copy, so that a rebuild in the tree during the rounds cannot swap the binary.
+  cp target/release/tabla "$work/tabla"
+fi
 tabla=$work/tabla
 
 pgn=$work/bench.pgn

@@ -201,12 +201,7 @@ pub fn convert_with(
                 summary.files.extend(written.files);
             }
             Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "panic".to_owned());
-                panicked = Some(ConvertError::Worker(message));
+                panicked = Some(ConvertError::Worker(work::panic_message(panic.as_ref())));
             }
         }
     }

@@ -209,12 +209,7 @@ impl<'a> Job<'a> {
                     break;
                 }
                 Err(panic) => {
-                    let message = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| (*s).to_owned())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "panic".to_owned());
-                    self.fail(ConvertError::Worker(message));
+                    self.fail(ConvertError::Worker(panic_message(panic.as_ref())));
                     break;
                 }
             }
@@ -706,6 +701,15 @@ impl<'j, 'a> Worker<'j, 'a> {
             reported = reported.max(now);
         }
     }
+}
+
+/// What a panic said, for the error that stops the run.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_owned())
 }
 
 /// An I/O error while reading an input: a decoding error when the data is not valid zstd.
