@@ -239,7 +239,12 @@ impl Position {
             return s;
         }
         s.push(mv.role().upper_char());
-        if mv.role() != Role::King {
+        // Another piece of the kind that reaches the square, legally or not; only then are the
+        // legal moves worth listing.
+        let reaching = self.attackers(to, self.turn())
+            & self.pieces(self.turn(), mv.role())
+            & !Bitboard::from_square(mv.from());
+        if mv.role() != Role::King && reaching.any() {
             let mut others = MoveList::new();
             self.legal_moves_to(&mut others, Bitboard::from_square(to));
             let rivals: Bitboard = others
