@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Benchmark of `tabla convert` on one and two threads, for the README.
 #
-# Input: the shared lichess and TWIC files (../shared/data/pgn/) repeated to about 50 MB of PGN,
-# compressed with `pzstd -p 2` (independent frames, as the lichess database ships them). Each
+# Input: the shared lichess and TWIC files (../shared/data/pgn/) repeated COPIES times (default
+# 215: about 430 MB of PGN, a 50 MB `.pgn.zst`), compressed with `pzstd -p 2` (independent
+# frames, as the lichess database ships them). Each
 # round converts it with --threads 1 and --threads 2 (the order alternating between rounds, so
 # that the machine's drift does not favour one), without and with --positions, under
 # /usr/bin/time -v for the peak resident memory. Prints every run, then the medians: games/s,
 # MB/s of compressed and of decompressed input, the speed-up from 1 to 2 threads (as the ratio
 # of the medians and as the median of each round's ratio), peak RSS.
 #
-# Usage: scripts/convert_bench.sh [ROUNDS] (default 5); TABLA_BIN=path measures that binary
-# instead of building target/release/tabla. Work files go to
+# Usage: scripts/convert_bench.sh [ROUNDS [COPIES]] (default 5 rounds); TABLA_BIN=path measures
+# that binary instead of building target/release/tabla. Work files go to
 # ${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-convert-bench}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
+copies=${2:-215}
 data=../shared/data/pgn
 work=${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-convert-bench}
 mkdir -p "$work"
@@ -37,11 +39,11 @@ else
 fi
 tabla=$work/tabla
 
-pgn=$work/bench.pgn
-zst=$work/bench.pgn.zst
+pgn=$work/bench-$copies.pgn
+zst=$work/bench-$copies.pgn.zst
 if [ ! -s "$zst" ]; then
-  # 25 times each file, the empty line keeping the last game of one copy apart from the next.
-  for _ in $(seq 25); do
+  # Each file COPIES times, the empty line keeping the last game of one copy apart from the next.
+  for _ in $(seq "$copies"); do
     cat "$data/lichess_db_1000k.pgn"
     echo
     cat "$data/twic1599_1000k.pgn"
