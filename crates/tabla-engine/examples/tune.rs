@@ -19,9 +19,6 @@
 //!
 //! The weights in the tree came from `--epochs 600 --reg 0.000000003` (lambda 0: mixing in game
 //! results played much worse).
-//!
-//! ```text
-//! ```
 
 use std::collections::HashSet;
 use std::fs;
