@@ -11,7 +11,8 @@
 # of the medians and as the median of each round's ratio), peak RSS.
 #
 # Usage: scripts/convert_bench.sh [ROUNDS [COPIES]] (default 5 rounds); TABLA_BIN=path measures
-# that binary instead of building target/release/tabla. Work files go to
+# that binary instead of building target/release/tabla; TABLA_BENCH_MODES=no (or yes) runs only
+# without (or with) --positions. Work files go to
 # ${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-convert-bench}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,7 +77,7 @@ one_run() { # round positions threads
 }
 printf 'round\tpositions\tthreads\tseconds\tcpu_seconds\tpeak_rss_kb\tgames\n'
 for round in $(seq "$rounds"); do
-  for positions in no yes; do
+  for positions in ${TABLA_BENCH_MODES:-no yes}; do
     if [ $((round % 2)) -eq 1 ]; then order="1 2"; else order="2 1"; fi
     for threads in $order; do
       one_run "$round" "$positions" "$threads"
@@ -95,7 +96,7 @@ rows = list(csv.DictReader(open(path), delimiter="\t"))
 print()
 print("medians over", max(int(r["round"]) for r in rows), "rounds (MB = 10^6 bytes)")
 print("positions threads  seconds  cpu s  games/s  MB/s(zst)  MB/s(pgn)  peak RSS")
-for positions in ("no", "yes"):
+for positions in sorted({r["positions"] for r in rows}):
     median = {}
     for threads in ("1", "2"):
         runs = [r for r in rows if r["positions"] == positions and r["threads"] == threads]
