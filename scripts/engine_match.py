@@ -4,10 +4,13 @@
 A benchmark, not a test. python-chess's chess.engine drives both engines over UCI; Stockfish
 (Debian's 15.1: `apt-get install stockfish`) plays with UCI_LimitStrength at each UCI_Elo level
 given. Each opening is played twice with colours swapped; the clock is kept here (default
-10 s + 0.1 s a move) and a side whose clock runs out loses.
+10 s + 0.1 s a move) and a side whose clock runs out loses. Both engines get the same Move
+Overhead (default 100 ms). `--concurrency N` plays N games at once, on N engine pairs: give each a
+free core.
 
     scripts/engine_match.py [--elo 1800 2100 2400] [--games 12] [--base 10] [--inc 0.1]
                             [--engine PATH] [--stockfish PATH] [--pgn FILE] [--overhead MS]
+                            [--concurrency N]
 
 For every level it prints wins, draws and losses (from tabla's side), the score, and the Elo
 difference with a 95% error margin; tabla's estimate is the level plus that difference.
@@ -17,6 +20,7 @@ import argparse
 import math
 import pathlib
 import sys
+import threading
 import time
 
 import chess
@@ -43,6 +47,22 @@ OPENINGS = [
     "d4 f5 g3 Nf6 Bg2 e6 Nf3 Be7 O-O O-O",
     "e4 d6 d4 Nf6 Nc3 g6 Be3 Bg7 Qd2 c6",
     "c4 c5 Nc3 Nc6 g3 g6 Bg2 Bg7 Nf3 e6",
+    "e4 e5 Nf3 Nc6 d4 exd4 Nxd4 Nf6 Nxc6 bxc6",
+    "e4 c5 Nf3 e6 d4 cxd4 Nxd4 Nc6 Nc3 Qc7",
+    "e4 c5 Nf3 Nc6 d4 cxd4 Nxd4 Nf6 Nc3 e5",
+    "d4 Nf6 c4 e6 Nc3 Bb4 e3 O-O Bd3 d5",
+    "d4 d5 c4 e6 Nf3 Nf6 g3 Be7 Bg2 O-O",
+    "e4 e5 Nf3 Nc6 Bb5 Nf6 O-O Nxe4 d4 Nd6",
+    "d4 Nf6 c4 g6 Nc3 d5 cxd5 Nxd5 e4 Nxc3",
+    "e4 c6 d4 d5 Nc3 dxe4 Nxe4 Bf5 Ng3 Bg6",
+    "e4 e6 d4 d5 Nd2 c5 exd5 Qxd5 Ngf3 cxd4",
+    "c4 Nf6 Nc3 e6 Nf3 d5 d4 Be7 Bf4 O-O",
+    "d4 d5 Nf3 Nf6 Bf4 e6 e3 c5 c3 Nc6",
+    "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 Nf6 Nf3 Bf5",
+    "e4 e5 Nc3 Nf6 f4 d5 fxe5 Nxe4 Nf3 Be7",
+    "d4 Nf6 c4 e6 g3 d5 Bg2 Be7 Nf3 O-O",
+    "e4 g6 d4 Bg7 Nc3 d6 f4 Nf6 Nf3 O-O",
+    "Nf3 Nf6 c4 b6 g3 Bb7 Bg2 e6 O-O Be7",
 ]
 
 
@@ -147,6 +167,87 @@ def perfect_bound(n):
     return -400 * math.log10(1 / p - 1)
 
 
+def open_engines(args, level):
+    """One tabla and one Stockfish process, configured for `level`."""
+    tabla = chess.engine.SimpleEngine.popen_uci(args.engine)
+    options = {"Hash": args.hash}
+    if "Move Overhead" in tabla.options:
+        options["Move Overhead"] = args.overhead
+    tabla.configure(options)
+    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    stockfish.configure(
+        {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": level,
+         "Move Overhead": args.overhead}
+    )
+    return tabla, stockfish
+
+
+def play_level(args, level):
+    """Plays `args.games` games at `level` on `args.concurrency` engine pairs; returns the
+    summary line."""
+    results = {}
+    lock = threading.Lock()
+    next_game = iter(range(args.games))
+
+    def worker():
+        tabla, stockfish = open_engines(args, level)
+        try:
+            while True:
+                with lock:
+                    i = next(next_game, None)
+                if i is None:
+                    return
+                opening = OPENINGS[(i // 2) % len(OPENINGS)]
+                tabla_white = i % 2 == 0
+                score, why, game = play_game(
+                    tabla, stockfish, tabla_white, opening, args.base, args.inc
+                )
+                colour = "white" if tabla_white else "black"
+                with lock:
+                    results[i] = (score, why)
+                    print(f"  Elo {level} game {i + 1:3}: tabla {colour:5} "
+                          f"{game.headers['Result']:7} ({why}, "
+                          f"{len(list(game.mainline_moves()))} plies)", flush=True)
+                    if args.pgn:
+                        game.headers["Event"] = f"tabla vs Stockfish UCI_Elo {level}"
+                        game.headers["Round"] = str(i + 1)
+                        with open(args.pgn, "a", encoding="utf-8") as f:
+                            print(game, file=f, end="\n\n")
+        finally:
+            tabla.quit()
+            stockfish.quit()
+
+    threads = [threading.Thread(target=worker) for _ in range(max(1, args.concurrency))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if len(results) != args.games:
+        raise RuntimeError(f"only {len(results)} of {args.games} games were played")
+
+    w = sum(1 for score, _ in results.values() if score == 1)
+    l = sum(1 for score, _ in results.values() if score == 0)
+    d = len(results) - w - l
+    forfeits = {"tabla": 0, "Stockfish": 0}
+    for score, why in results.values():
+        if why == "time forfeit":
+            forfeits["tabla" if score == 0 else "Stockfish"] += 1
+    diff, margin = elo_with_margin(w, d, l)
+    n = w + d + l
+    pct = 100 * (w + 0.5 * d) / n
+    if w == n or l == n:
+        bound = perfect_bound(n)
+        sign = 1 if w == n else -1
+        line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
+                f"Elo diff {'>' if sign > 0 else '<'} {sign * bound:+.0f} (95%)  "
+                f"=> tabla {'>' if sign > 0 else '<'} {level + sign * bound:.0f}")
+    else:
+        line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
+                f"Elo diff {diff:+.0f} ± {margin:.0f}  => tabla ≈ {level + diff:.0f}")
+    line += f"  (time forfeits: tabla {forfeits['tabla']}, Stockfish {forfeits['Stockfish']})"
+    return line
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=str(ROOT / "target/release/tabla-engine"))
@@ -158,64 +259,22 @@ def main() -> int:
     parser.add_argument("--hash", type=int, default=32)
     parser.add_argument(
         "--overhead", type=int, default=100,
-        help="Stockfish's Move Overhead in ms: on a busy machine its default (10) loses on time")
+        help="both engines' Move Overhead in ms: on a busy machine Stockfish's default (10) "
+             "loses on time")
+    parser.add_argument(
+        "--concurrency", type=int, default=1,
+        help="games played at once; each needs a free core (engines do not ponder)")
     parser.add_argument("--pgn", help="append the games to this PGN file")
     args = parser.parse_args()
 
-    tabla = chess.engine.SimpleEngine.popen_uci(args.engine)
-    tabla.configure({"Hash": args.hash})
-    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-    print(f"{tabla.id.get('name')} vs {stockfish.id.get('name')}, "
-          f"{args.base:g} s + {args.inc:g} s, {args.games} games a level")
+    print(f"tabla ({args.engine}) vs Stockfish ({args.stockfish}), "
+          f"{args.base:g} s + {args.inc:g} s, {args.games} games a level, "
+          f"{args.concurrency} at once, Move Overhead {args.overhead} ms", flush=True)
     summary = []
-    try:
-        for level in args.elo:
-            stockfish.configure(
-                {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": level,
-                 "Move Overhead": args.overhead}
-            )
-            w = d = l = 0
-            forfeits = {"tabla": 0, "Stockfish": 0}
-            for i in range(args.games):
-                opening = OPENINGS[(i // 2) % len(OPENINGS)]
-                tabla_white = i % 2 == 0
-                score, why, game = play_game(
-                    tabla, stockfish, tabla_white, opening, args.base, args.inc
-                )
-                if score == 1:
-                    w += 1
-                elif score == 0:
-                    l += 1
-                else:
-                    d += 1
-                if why == "time forfeit":
-                    forfeits["tabla" if score == 0 else "Stockfish"] += 1
-                colour = "white" if tabla_white else "black"
-                print(f"  Elo {level} game {i + 1:3}: tabla {colour:5} "
-                      f"{game.headers['Result']:7} ({why}, {len(list(game.mainline_moves()))} plies)",
-                      flush=True)
-                if args.pgn:
-                    game.headers["Event"] = f"tabla vs Stockfish UCI_Elo {level}"
-                    with open(args.pgn, "a", encoding="utf-8") as f:
-                        print(game, file=f, end="\n\n")
-            diff, margin = elo_with_margin(w, d, l)
-            n = w + d + l
-            pct = 100 * (w + 0.5 * d) / n
-            if w == n or l == n:
-                bound = perfect_bound(n)
-                sign = 1 if w == n else -1
-                line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
-                        f"Elo diff {'>' if sign > 0 else '<'} {sign * bound:+.0f} (95%)  "
-                        f"=> tabla {'>' if sign > 0 else '<'} {level + sign * bound:.0f}")
-            else:
-                line = (f"UCI_Elo {level}: +{w} ={d} -{l}  score {pct:.1f}%  "
-                        f"Elo diff {diff:+.0f} ± {margin:.0f}  => tabla ≈ {level + diff:.0f}")
-            line += f"  (time forfeits: tabla {forfeits['tabla']}, Stockfish {forfeits['Stockfish']})"
-            summary.append(line)
-            print(line, flush=True)
-    finally:
-        tabla.quit()
-        stockfish.quit()
+    for level in args.elo:
+        line = play_level(args, level)
+        summary.append(line)
+        print(line, flush=True)
     print("\n".join(["summary:"] + summary))
     return 0
 
