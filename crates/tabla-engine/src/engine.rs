@@ -1,6 +1,7 @@
 //! The engine: what persists between searches (hash table, history, options, endgame oracle) and
 //! the entry point that runs one search.
 
+use crate::correction::Correction;
 use crate::evaluate::Evaluator;
 use crate::info::{Info, SearchResult};
 use crate::limits::Limits;
@@ -36,6 +37,7 @@ pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 pub struct Engine {
     tt: TranspositionTable,
     history: History,
+    correction: Correction,
     evaluator: Evaluator,
     reductions: Reductions,
     hash_mib: usize,
@@ -57,6 +59,7 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(DEFAULT_HASH_MIB),
             history: History::default(),
+            correction: Correction::default(),
             evaluator: Evaluator::new(),
             reductions: Reductions::new(),
             hash_mib: DEFAULT_HASH_MIB,
@@ -106,6 +109,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.history.clear();
+        self.correction.clear();
     }
 
     /// Searches `pos` (its move history counts for repetitions) within `limits`, calling
@@ -160,6 +164,7 @@ impl Engine {
         let shared = Shared {
             tt: &mut self.tt,
             history: &mut self.history,
+            correction: &mut self.correction,
             evaluator: &mut self.evaluator,
             reductions: &self.reductions,
             oracle: self.oracle.as_deref(),

@@ -24,6 +24,7 @@
 
 pub mod bench;
 pub mod check;
+mod correction;
 mod endgame;
 pub mod engine;
 pub mod evaluate;

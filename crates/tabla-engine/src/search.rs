@@ -3,6 +3,7 @@
 //! transposition table) and a quiescence search over captures and promotions.
 
 use crate::check::CheckInfo;
+use crate::correction::Correction;
 use crate::evaluate::Evaluator;
 use crate::info::{Info, ScoreBound, SearchResult};
 use crate::limits::{Budget, Limits};
@@ -70,6 +71,7 @@ struct Line {
 pub(crate) struct Shared<'a> {
     pub tt: &'a mut TranspositionTable,
     pub history: &'a mut History,
+    pub correction: &'a mut Correction,
     pub evaluator: &'a mut Evaluator,
     pub reductions: &'a Reductions,
     pub oracle: Option<&'a dyn EndgameOracle>,
@@ -82,6 +84,7 @@ pub(crate) struct Worker<'a, 'c> {
     pos: Position,
     tt: &'a mut TranspositionTable,
     history: &'a mut History,
+    correction: &'a mut Correction,
     evaluator: &'a mut Evaluator,
     reductions: &'a Reductions,
     oracle: Option<&'a dyn EndgameOracle>,
@@ -153,6 +156,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             pos: pos.clone_without_history(),
             tt: shared.tt,
             history: shared.history,
+            correction: shared.correction,
             evaluator: shared.evaluator,
             reductions: shared.reductions,
             oracle: shared.oracle,
@@ -261,6 +265,16 @@ impl<'a, 'c> Worker<'a, 'c> {
         self.evaluator.evaluate(&self.pos)
     }
 
+    /// `raw`, the current position's static evaluation, with the correction history's
+    /// adjustment (kept clear of mate values).
+    #[inline]
+    fn corrected(&self, raw: Value) -> Value {
+        if is_mate(raw) {
+            return raw;
+        }
+        (raw + self.correction.get(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// Alpha-beta search of the current position to `depth` plies.
     fn search(
         &mut self,
@@ -326,7 +340,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             None
         } else {
             Some(match entry {
@@ -334,6 +348,7 @@ impl<'a, 'c> Worker<'a, 'c> {
                 None => self.evaluate(),
             })
         };
+        let static_eval = raw_eval.map(|v| self.corrected(v));
         self.frames[ply].eval = static_eval;
         // A better estimate than the static evaluation when the table's bound points the right way.
         let eval = match (static_eval, entry) {
@@ -602,11 +617,21 @@ impl<'a, 'c> Worker<'a, 'c> {
                 Entry {
                     mv: best_move,
                     value: to_table(best_value, ply),
-                    eval: static_eval.unwrap_or(0),
+                    eval: raw_eval.unwrap_or(0),
                     depth,
                     bound,
                 },
             );
+            // Teach the correction history how far the static evaluation missed, when the
+            // result is a real value (not a bound on the wrong side of it) of a quiet line.
+            if let Some(se) = static_eval
+                && (best_move.is_null() || is_quiet(best_move))
+                && !is_mate(best_value)
+                && !(bound == Bound::Lower && best_value <= se)
+                && !(bound == Bound::Upper && best_value >= se)
+            {
+                self.correction.update(&self.pos, depth, best_value - se);
+            }
         }
         best_value
     }
@@ -648,14 +673,16 @@ impl<'a, 'c> Worker<'a, 'c> {
 
         let mut best_value;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             best_value = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = match entry {
+            raw_eval = match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
+            stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -723,7 +750,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             Entry {
                 mv: best_move,
                 value: to_table(best_value, ply),
-                eval: if in_check { 0 } else { stand_pat },
+                eval: raw_eval,
                 depth: 0,
                 bound,
             },
