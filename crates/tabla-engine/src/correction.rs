@@ -9,6 +9,7 @@
 
 use tabla::{Color, Position, Role};
 
+use crate::pawns::pawn_hash;
 use crate::score::Value;
 
 /// Entries per side to move.
@@ -34,12 +35,11 @@ impl Default for Correction {
 /// The entry of `pos`: its side to move and a hash of its pawns.
 #[inline]
 fn index(pos: &Position) -> usize {
-    let pawns = pos.by_role(Role::Pawn);
-    let white = (pawns & pos.by_color(Color::White)).0;
-    let black = (pawns & pos.by_color(Color::Black)).0;
-    let h = (white.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
-        >> 50;
-    pos.turn().index() * SIZE + (h as usize & (SIZE - 1))
+    let h = pawn_hash(
+        pos.pieces(Color::White, Role::Pawn),
+        pos.pieces(Color::Black, Role::Pawn),
+    ) >> (64 - SIZE.trailing_zeros());
+    pos.turn().index() * SIZE + h as usize
 }
 
 impl Correction {
@@ -55,8 +55,8 @@ impl Correction {
         let weight = (depth + 1).clamp(1, 16);
         let entry = &mut self.table[index(pos)];
         let target = diff.clamp(-LIMIT, LIMIT) * GRAIN;
-        *entry = ((*entry * (256 - weight) + (*entry + target) * weight) / 256)
-            .clamp(-LIMIT * GRAIN, LIMIT * GRAIN);
+        // A running average: the entry moves weight/256 of the way towards entry + target.
+        *entry = ((*entry * 256 + target * weight) / 256).clamp(-LIMIT * GRAIN, LIMIT * GRAIN);
     }
 
     /// Forgets everything learnt.

@@ -198,6 +198,12 @@ struct Slot {
     used: bool,
 }
 
+/// A hash of a pawn placement; its top bits index the tables kept by pawn structure.
+#[inline]
+pub(crate) fn pawn_hash(white: Bitboard, black: Bitboard) -> u64 {
+    white.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ black.0.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+}
+
 /// A cache of [`PawnInfo`] by pawn placement.
 pub struct PawnTable {
     slots: Vec<Slot>,
@@ -217,10 +223,8 @@ impl PawnTable {
     /// The structure of these pawns, from the cache or computed and cached.
     #[inline]
     pub fn get(&mut self, white: Bitboard, black: Bitboard) -> PawnInfo {
-        let h = (white.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ black.0.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
-            >> 50;
-        let slot = &mut self.slots[h as usize & (PAWN_SLOTS - 1)];
+        let h = pawn_hash(white, black) >> (64 - PAWN_SLOTS.trailing_zeros());
+        let slot = &mut self.slots[h as usize];
         if slot.used && slot.white == white.0 && slot.black == black.0 {
             return slot.info;
         }
