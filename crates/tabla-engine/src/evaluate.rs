@@ -119,8 +119,8 @@ struct SideAttacks {
     king_attack: KingAttack,
 }
 
-/// Material, placement, mobility and piece terms of `color`; fills `attacks` and counts the
-/// attack on the enemy king.
+/// Material and placement of the king and pieces (the pawns' are in [`PawnInfo`]), mobility and
+/// piece terms of `color`; fills `attacks` and counts the attack on the enemy king.
 fn pieces<T: Trace>(
     pos: &Position,
     color: Color,
@@ -136,9 +136,6 @@ fn pieces<T: Trace>(
     let area = !ours & !their_pawn_attacks;
     let mut score = s(0, 0);
 
-    for sq in own_pawns {
-        score += pst::term(t, color, Role::Pawn, sq);
-    }
     score += pst::term(t, color, Role::King, pos.king(color));
 
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]

@@ -1,12 +1,14 @@
 //! King safety: the pawn shield in front of the king and the weight of the enemy attack on it.
 
 use crate::params::{KING_DANGER_COUNT, KING_HALF_OPEN_FILE, KING_OPEN_FILE, SHIELD, Trace};
-use crate::pawns::{file_of, forward};
 use crate::tapered::{S, s};
 use crate::tuned::KING_DANGER;
 use crate::weights::{KING_ATTACK_SCALE, term};
 use tabla::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use tabla::{Bitboard, Color, Position, Role, Square};
+
+/// The a-file.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// What the evaluation gathered about one side's attack on the other side's king.
 #[derive(Copy, Clone, Debug, Default)]
@@ -32,34 +34,41 @@ pub fn zone(sq: Square) -> Bitboard {
 /// neighbours, and files around the king with no pawns at all.
 pub fn shield<T: Trace>(pos: &Position, color: Color, t: &mut T) -> S {
     let king = pos.king(color);
-    let ours = pos.pieces(color, Role::Pawn);
-    let all_pawns = pos.by_role(Role::Pawn);
-    let mut score = s(0, 0);
-    for df in -1..=1 {
-        let Some(sq) = king.offset(df, 0) else {
-            continue;
-        };
-        let ahead = forward(color, sq);
-        let dir: i8 = if color == Color::White { 1 } else { -1 };
-        let one = sq
-            .offset(0, dir)
-            .map(Bitboard::from_square)
-            .unwrap_or_default();
-        let two = sq
-            .offset(0, 2 * dir)
-            .map(Bitboard::from_square)
-            .unwrap_or_default();
-        let kind = if (ours & one).any() {
+    let ours = pos.pieces(color, Role::Pawn).0;
+    let all_pawns = pos.by_role(Role::Pawn).0;
+    let file = king.file().index() as i32;
+    let rank = king.rank().index() as i32;
+    let dir = if color == Color::White { 1 } else { -1 };
+    // The rank of the king seen from `color`'s side, and masks of the two ranks ahead of it.
+    let rank_mask = |r: i32| {
+        if (0..8).contains(&r) {
+            0xffu64 << (8 * r)
+        } else {
             0
-        } else if (ours & two).any() {
+        }
+    };
+    let one = rank_mask(rank + dir);
+    let two = rank_mask(rank + 2 * dir);
+    let ahead = if color == Color::White {
+        // Ranks above the king's.
+        (!0u64).checked_shl(8 * (rank as u32 + 1)).unwrap_or(0)
+    } else {
+        (1u64 << (8 * rank)) - 1
+    };
+    let mut score = s(0, 0);
+    for f in (file - 1).max(0)..=(file + 1).min(7) {
+        let on_file = FILE_A << f;
+        let kind = if ours & one & on_file != 0 {
+            0
+        } else if ours & two & on_file != 0 {
             1
         } else {
             2
         };
         score += term(t, color, SHIELD + kind, 1);
-        if (file_of(sq) & all_pawns).is_empty() {
+        if on_file & all_pawns == 0 {
             score += term(t, color, KING_OPEN_FILE, 1);
-        } else if (ahead & ours).is_empty() {
+        } else if on_file & ahead & ours == 0 {
             score += term(t, color, KING_HALF_OPEN_FILE, 1);
         }
     }
@@ -116,6 +125,63 @@ pub fn danger<T: Trace>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shield counted square by square, as its documentation says.
+    fn shield_by_squares(pos: &Position, color: Color) -> S {
+        let king = pos.king(color);
+        let ours = pos.pieces(color, Role::Pawn);
+        let dir: i8 = if color == Color::White { 1 } else { -1 };
+        let mut score = s(0, 0);
+        for df in -1..=1 {
+            let Some(sq) = king.offset(df, 0) else {
+                continue;
+            };
+            let at = |dr: i8| sq.offset(0, dr).is_some_and(|a| ours.contains(a));
+            let kind = if at(dir) {
+                0
+            } else if at(2 * dir) {
+                1
+            } else {
+                2
+            };
+            score += term(&mut (), color, SHIELD + kind, 1);
+            let file = Square::ALL.into_iter().filter(|a| a.file() == sq.file());
+            let pawns_on_file: Vec<Square> = file
+                .filter(|&a| pos.piece_at(a).is_some_and(|p| p.role == Role::Pawn))
+                .collect();
+            let ours_ahead = pawns_on_file.iter().any(|&a| {
+                ours.contains(a) && (a.rank().index() as i8 - sq.rank().index() as i8) * dir > 0
+            });
+            if pawns_on_file.is_empty() {
+                score += term(&mut (), color, KING_OPEN_FILE, 1);
+            } else if !ours_ahead {
+                score += term(&mut (), color, KING_HALF_OPEN_FILE, 1);
+            }
+        }
+        score
+    }
+
+    #[test]
+    fn the_shield_counts_what_its_squares_hold() {
+        let fens = [
+            "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1",
+            "k7/p1p5/1p6/8/8/6P1/5P1P/7K b - - 0 1",
+            "8/8/3k4/2p1p3/8/1P6/P1K5/8 w - - 0 1",
+            "7k/8/8/8/8/8/8/K7 w - - 0 1",
+            "K7/PP6/8/8/8/8/6pp/7k w - - 0 1",
+            "4k3/4p3/8/3P4/8/8/4P3/4K3 b - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).expect("test data");
+            for color in Color::ALL {
+                assert_eq!(
+                    shield(&pos, color, &mut ()),
+                    shield_by_squares(&pos, color),
+                    "{fen} {color:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_pawn_shield_is_better_than_none() {

@@ -194,86 +194,115 @@ pub fn mvv_lva(mv: Move) -> i32 {
     (victim + promotion) * 8 - mv.role().index() as i32
 }
 
+/// How a [`Picker`] scores the moves after the hash move.
+#[derive(Copy, Clone, Debug)]
+pub enum Scoring {
+    /// The main search: captures by exchange, killers, the counter-move, quiet moves by history.
+    Main {
+        /// The node's distance from the root (for its killers).
+        ply: usize,
+        /// The moves before the node (for the counter-move and continuation history).
+        context: Context,
+    },
+    /// The quiescence search: captures and promotions by victim and attacker.
+    Captures,
+}
+
 /// Moves with ordering scores, handed out best first.
+///
+/// The hash move goes first without scoring anything: when it causes a cutoff, as it mostly
+/// does, the other moves are never scored.
 pub struct Picker {
     scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
     sorting: bool,
+    hash_move: Move,
+    scoring: Scoring,
 }
 
 impl Picker {
-    /// Scores `moves` for the main search.
-    pub fn new(
-        pos: &Position,
-        moves: &MoveList,
-        hash_move: Move,
-        history: &History,
-        ply: usize,
-        context: &Context,
-    ) -> Picker {
-        let mut scores = ArrayVec::new();
-        let killers = history.killers[ply];
-        let counter = history.countermove(context.before[0]);
-        let color = pos.turn();
-        for &mv in moves.iter() {
-            let score = if mv == hash_move {
-                HASH_MOVE
-            } else if let Some(p) = mv.promotion()
-                && p != Role::Queen
-            {
-                UNDER_PROMOTION + mvv_lva(mv)
-            } else if !is_quiet(mv) {
-                let attacker = SEE_VALUE[mv.role().index()];
-                let victim = mv.capture().map_or(0, |r| SEE_VALUE[r.index()]);
-                if victim >= attacker || mv.promotion().is_some() || see(pos, mv) >= 0 {
-                    GOOD_CAPTURE + mvv_lva(mv)
-                } else {
-                    BAD_CAPTURE + mvv_lva(mv)
-                }
-            } else if mv == killers[0] {
-                KILLER
-            } else if mv == killers[1] {
-                KILLER - 1
-            } else if mv == counter {
-                COUNTER
-            } else {
-                history.quiet_score(color, mv, context)
-            };
-            scores.push(score);
-        }
-        Picker {
-            scores,
-            next: 0,
-            sorting: true,
-        }
-    }
-
-    /// Scores captures and promotions for the quiescence search (or all moves when in check).
-    pub fn captures(moves: &MoveList, hash_move: Move) -> Picker {
-        let mut scores = ArrayVec::new();
-        for &mv in moves.iter() {
-            let score = if mv == hash_move {
-                HASH_MOVE
-            } else if is_quiet(mv) {
-                0
-            } else {
-                GOOD_CAPTURE + mvv_lva(mv)
-            };
-            scores.push(score);
-        }
-        Picker {
-            scores,
-            next: 0,
-            sorting: true,
-        }
-    }
-
-    /// The next best move and its ordering score, or `None` when all were handed out.
+    /// A picker that hands out `hash_move` first (if it is among the moves), then the rest
+    /// scored as `scoring` says.
     #[inline]
-    pub fn next(&mut self, moves: &mut MoveList) -> Option<(Move, i32)> {
+    pub fn new(hash_move: Move, scoring: Scoring) -> Picker {
+        Picker {
+            scores: ArrayVec::new(),
+            next: 0,
+            sorting: true,
+            hash_move,
+            scoring,
+        }
+    }
+
+    /// Scores the moves from `self.next` on.
+    fn score_rest(&mut self, pos: &Position, moves: &MoveList, history: &History) {
+        match self.scoring {
+            Scoring::Main { ply, context } => {
+                let killers = history.killers[ply];
+                let counter = history.countermove(context.before[0]);
+                let color = pos.turn();
+                for &mv in &moves[self.next..] {
+                    let score = if let Some(p) = mv.promotion()
+                        && p != Role::Queen
+                    {
+                        UNDER_PROMOTION + mvv_lva(mv)
+                    } else if !is_quiet(mv) {
+                        let attacker = SEE_VALUE[mv.role().index()];
+                        let victim = mv.capture().map_or(0, |r| SEE_VALUE[r.index()]);
+                        if victim >= attacker || mv.promotion().is_some() || see(pos, mv) >= 0 {
+                            GOOD_CAPTURE + mvv_lva(mv)
+                        } else {
+                            BAD_CAPTURE + mvv_lva(mv)
+                        }
+                    } else if mv == killers[0] {
+                        KILLER
+                    } else if mv == killers[1] {
+                        KILLER - 1
+                    } else if mv == counter {
+                        COUNTER
+                    } else {
+                        history.quiet_score(color, mv, &context)
+                    };
+                    self.scores.push(score);
+                }
+            }
+            Scoring::Captures => {
+                for &mv in &moves[self.next..] {
+                    let score = if is_quiet(mv) {
+                        0
+                    } else {
+                        GOOD_CAPTURE + mvv_lva(mv)
+                    };
+                    self.scores.push(score);
+                }
+            }
+        }
+    }
+
+    /// The next best move and its ordering score, or `None` when all were handed out. `pos` and
+    /// `history` must be those the moves belong to, the same at every call.
+    #[inline]
+    pub fn next(
+        &mut self,
+        moves: &mut MoveList,
+        pos: &Position,
+        history: &History,
+    ) -> Option<(Move, i32)> {
         let n = moves.len();
         if self.next >= n {
             return None;
+        }
+        if self.next == self.scores.len() {
+            if self.next == 0 && !self.hash_move.is_null() {
+                let hash_move = std::mem::replace(&mut self.hash_move, Move::NULL);
+                if let Some(i) = moves.iter().position(|&m| m == hash_move) {
+                    moves.swap(0, i);
+                    self.scores.push(HASH_MOVE);
+                    self.next = 1;
+                    return Some((hash_move, HASH_MOVE));
+                }
+            }
+            self.score_rest(pos, moves, history);
         }
         let mut best = self.next;
         if self.sorting {
@@ -320,8 +349,12 @@ mod tests {
         let mut moves = pos.legal_moves();
         let hash = pos.parse_san("Kf1").expect("test data");
         let history = History::default();
-        let mut picker = Picker::new(&pos, &moves, hash, &history, 0, &Context::default());
-        let order: Vec<String> = std::iter::from_fn(|| picker.next(&mut moves))
+        let scoring = Scoring::Main {
+            ply: 0,
+            context: Context::default(),
+        };
+        let mut picker = Picker::new(hash, scoring);
+        let order: Vec<String> = std::iter::from_fn(|| picker.next(&mut moves, &pos, &history))
             .map(|(m, _)| pos.san(m))
             .collect();
         assert_eq!(order[0], "Kf1");

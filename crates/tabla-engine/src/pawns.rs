@@ -1,11 +1,12 @@
-//! Pawn structure: doubled, isolated, backward, connected and passed pawns, cached by the pawn
-//! placement (it changes far less often than the rest of the position).
+//! Pawn structure: material and placement of the pawns, doubled, isolated, backward, connected
+//! and passed pawns, cached by the pawn placement (it changes far less often than the rest of the position).
 
 use crate::params::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, Trace};
+use crate::pst;
 use crate::tapered::{S, s};
 use crate::weights::term;
 use tabla::attacks::pawn_attacks;
-use tabla::{Bitboard, Color, Square};
+use tabla::{Bitboard, Color, Role, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -123,7 +124,7 @@ pub fn pawn_attack_set(color: Color, pawns: Bitboard) -> Bitboard {
 /// The structure's value for White (minus Black's) and each side's passed pawns.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct PawnInfo {
-    /// White's structure score minus Black's.
+    /// White's structure score minus Black's (pawn material and placement included).
     pub score: S,
     /// Passed pawns, by colour index.
     pub passed: [Bitboard; 2],
@@ -139,6 +140,7 @@ fn side<T: Trace>(
     let mut score = s(0, 0);
     let their_attacks = pawn_attack_set(!color, theirs);
     for sq in ours {
+        score += pst::term(t, color, Role::Pawn, sq);
         let rank = relative_rank(color, sq);
         let adjacent_own = adjacent(sq) & ours;
         if (forward(color, sq) & ours).any() {

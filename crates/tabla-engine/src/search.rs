@@ -8,7 +8,7 @@ use crate::evaluate::Evaluator;
 use crate::info::{Info, ScoreBound, SearchResult};
 use crate::limits::{Budget, Limits};
 use crate::oracle::EndgameOracle;
-use crate::ordering::{Context, History, Picker, is_quiet};
+use crate::ordering::{Context, History, Picker, Scoring, is_quiet};
 use crate::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, Score, Value, from_table, is_mate, mate_in, mated_in,
     to_table,
@@ -464,7 +464,7 @@ impl<'a, 'c> Worker<'a, 'c> {
                 },
             ],
         };
-        let mut picker = Picker::new(&self.pos, &moves, hash_move, self.history, ply, &context);
+        let mut picker = Picker::new(hash_move, Scoring::Main { ply, context });
 
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
@@ -476,7 +476,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         let mut check_info: Option<CheckInfo> = None;
 
-        while let Some((mv, order)) = picker.next(&mut moves) {
+        while let Some((mv, order)) = picker.next(&mut moves, &self.pos, self.history) {
             if mv == excluded {
                 continue;
             }
@@ -706,9 +706,9 @@ impl<'a, 'c> Worker<'a, 'c> {
             self.pos.legal_moves_to(&mut moves, them | promotion_rank);
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
-        let mut picker = Picker::captures(&moves, hash_move);
+        let mut picker = Picker::new(hash_move, Scoring::Captures);
         let mut best_move = Move::NULL;
-        while let Some((mv, _)) = picker.next(&mut moves) {
+        while let Some((mv, _)) = picker.next(&mut moves, &self.pos, self.history) {
             if !in_check {
                 let gain = mv.capture().map_or(0, |r| SEE_VALUE[r.index()]);
                 // Delta pruning: even winning this piece leaves us far below alpha.
