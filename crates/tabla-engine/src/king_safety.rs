@@ -1,14 +1,12 @@
 //! King safety: the pawn shield in front of the king and the weight of the enemy attack on it.
 
 use crate::params::{KING_DANGER_COUNT, KING_HALF_OPEN_FILE, KING_OPEN_FILE, SHIELD, Trace};
+use crate::pawns::FILE_A;
 use crate::tapered::{S, s};
 use crate::tuned::KING_DANGER;
 use crate::weights::{KING_ATTACK_SCALE, term};
 use tabla::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use tabla::{Bitboard, Color, Position, Role, Square};
-
-/// The a-file.
-const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// What the evaluation gathered about one side's attack on the other side's king.
 #[derive(Copy, Clone, Debug, Default)]
@@ -39,7 +37,8 @@ pub fn shield<T: Trace>(pos: &Position, color: Color, t: &mut T) -> S {
     let file = king.file().index() as i32;
     let rank = king.rank().index() as i32;
     let dir = if color == Color::White { 1 } else { -1 };
-    // The rank of the king seen from `color`'s side, and masks of the two ranks ahead of it.
+    // Masks of the ranks one and two ahead of the king (empty off the board) and of all ranks
+    // ahead of it.
     let rank_mask = |r: i32| {
         if (0..8).contains(&r) {
             0xffu64 << (8 * r)
@@ -50,7 +49,6 @@ pub fn shield<T: Trace>(pos: &Position, color: Color, t: &mut T) -> S {
     let one = rank_mask(rank + dir);
     let two = rank_mask(rank + 2 * dir);
     let ahead = if color == Color::White {
-        // Ranks above the king's.
         (!0u64).checked_shl(8 * (rank as u32 + 1)).unwrap_or(0)
     } else {
         (1u64 << (8 * rank)) - 1

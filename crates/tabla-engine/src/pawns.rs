@@ -1,5 +1,6 @@
 //! Pawn structure: material and placement of the pawns, doubled, isolated, backward, connected
-//! and passed pawns, cached by the pawn placement (it changes far less often than the rest of the position).
+//! and passed pawns, cached by the pawn placement (it changes far less often than the rest of
+//! the position).
 
 use crate::params::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, Trace};
 use crate::pst;
@@ -8,7 +9,8 @@ use crate::weights::term;
 use tabla::attacks::pawn_attacks;
 use tabla::{Bitboard, Color, Role, Square};
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// The a-file's squares.
+pub(crate) const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// Squares strictly ahead of `sq` (for `color`) on the files given by `file_mask(file)`.
 const fn ahead(color: usize, sq: usize, files: u64) -> u64 {
