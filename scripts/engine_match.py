@@ -10,7 +10,7 @@ free core.
 
     scripts/engine_match.py [--elo 1800 2100 2400] [--games 12] [--base 10] [--inc 0.1]
                             [--engine PATH] [--stockfish PATH] [--pgn FILE] [--overhead MS]
-                            [--concurrency N]
+                            [--concurrency N] [--threads N] [--hash MB]
 
 For every level it prints wins, draws and losses (from tabla's side), the score, and the Elo
 difference with a 95% error margin; tabla's estimate is the level plus that difference.
@@ -170,7 +170,7 @@ def perfect_bound(n):
 def open_engines(args, level):
     """One tabla and one Stockfish process, configured for `level`."""
     tabla = chess.engine.SimpleEngine.popen_uci(args.engine)
-    options = {"Hash": args.hash}
+    options = {"Hash": args.hash, "Threads": args.threads}
     if "Move Overhead" in tabla.options:
         options["Move Overhead"] = args.overhead
     tabla.configure(options)
@@ -258,6 +258,10 @@ def main() -> int:
     parser.add_argument("--inc", type=float, default=0.1, help="increment per move, seconds")
     parser.add_argument("--hash", type=int, default=32)
     parser.add_argument(
+        "--threads", type=int, default=1,
+        help="tabla's search threads (Stockfish keeps 1: at limited strength its play is set "
+             "by its skill level, not its speed); give each thread a free core")
+    parser.add_argument(
         "--overhead", type=int, default=100,
         help="both engines' Move Overhead in ms: on a busy machine Stockfish's default (10) "
              "loses on time")
@@ -269,7 +273,8 @@ def main() -> int:
 
     print(f"tabla ({args.engine}) vs Stockfish ({args.stockfish}), "
           f"{args.base:g} s + {args.inc:g} s, {args.games} games a level, "
-          f"{args.concurrency} at once, Move Overhead {args.overhead} ms", flush=True)
+          f"{args.concurrency} at once, tabla on {args.threads} thread(s) with "
+          f"{args.hash} MB hash, Move Overhead {args.overhead} ms", flush=True)
     summary = []
     for level in args.elo:
         line = play_level(args, level)

@@ -23,6 +23,10 @@ pub struct GoArgs {
     /// Search about this many nodes.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// Search threads: more reach deeper in the same time, one gives repeatable results.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=tabla_engine::engine::MAX_THREADS as u64))]
+    threads: u64,
 }
 
 /// Arguments of `tabla bench`.
@@ -49,6 +53,7 @@ pub fn go(args: GoArgs, out: &mut (impl Write + Send)) -> anyhow::Result<()> {
         (movetime, _, _) => Limits::move_time(Duration::from_millis(movetime.unwrap_or(1000))),
     };
     let mut engine = Engine::new();
+    engine.set_threads(args.threads as usize);
     engine.set_oracle(Some(Arc::new(EndgameTables::standard())));
     go::go(&pos, &limits, &mut engine, out)?;
     Ok(())

@@ -9,6 +9,7 @@ use crate::oracle::EndgameOracle;
 use crate::ordering::History;
 use crate::search::{Control, Reductions, Shared, Worker};
 use crate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabla::Position;
@@ -19,7 +20,9 @@ pub const DEFAULT_HASH_MIB: usize = 16;
 pub const MAX_HASH_MIB: usize = 65_536;
 /// The most principal variations `MultiPV` may ask for.
 pub const MAX_MULTIPV: usize = 256;
-/// Stack for the search thread: every ply keeps its move list on the stack.
+/// The most search threads the `Threads` option accepts.
+pub const MAX_THREADS: usize = 256;
+/// Stack for each search thread: every ply keeps its move list on the stack.
 pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// A chess engine: call [`Engine::search`] on positions; the hash table and move-ordering
@@ -44,6 +47,17 @@ pub struct Engine {
     multipv: usize,
     overhead: Duration,
     oracle: Option<Arc<dyn EndgameOracle>>,
+    threads: usize,
+    helpers: Vec<Helper>,
+}
+
+/// What a helper thread keeps between searches: its own move-ordering history, correction
+/// history and pawn cache. Only the hash table is shared.
+#[derive(Default)]
+struct Helper {
+    history: History,
+    correction: Correction,
+    evaluator: Evaluator,
 }
 
 impl Default for Engine {
@@ -66,7 +80,23 @@ impl Engine {
             multipv: 1,
             overhead: Duration::from_millis(30),
             oracle: None,
+            threads: 1,
+            helpers: Vec::new(),
         }
+    }
+
+    /// How many threads search (1..=[`MAX_THREADS`]). With more than one, helper threads search
+    /// the same position and share the hash table ("lazy SMP"): the main thread finds more of
+    /// its subtrees already searched and reaches deeper in the same time. One thread (the
+    /// default) gives reproducible searches; more do not, since the threads race.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        self.helpers.truncate(self.threads - 1);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Resizes the hash table (clearing it), clamped to 1..=[`MAX_HASH_MIB`] MiB.
@@ -110,6 +140,7 @@ impl Engine {
         self.tt.clear();
         self.history.clear();
         self.correction.clear();
+        self.helpers.clear();
     }
 
     /// Searches `pos` (its move history counts for repetitions) within `limits`, calling
@@ -148,7 +179,7 @@ impl Engine {
     }
 
     /// [`Engine::search`] on the calling thread, which needs a stack of about
-    /// [`SEARCH_STACK_BYTES`].
+    /// [`SEARCH_STACK_BYTES`]; helper threads, if any, get their own.
     pub fn search_here(
         &mut self,
         pos: &Position,
@@ -161,17 +192,69 @@ impl Engine {
                 .pondering
                 .store(true, std::sync::atomic::Ordering::SeqCst);
         }
-        let shared = Shared {
-            tt: &mut self.tt,
+        self.tt.new_search();
+        let helper_count = self.threads - 1;
+        self.helpers.resize_with(helper_count, Helper::default);
+        let counters: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
+        // Helpers answer to a flag of their own, raised when the main thread is done.
+        let helper_control = Control::default();
+        let tt = &self.tt;
+        let (reductions, oracle) = (&self.reductions, self.oracle.as_deref());
+        let helper_limits = Limits {
+            depth: limits.depth,
+            search_moves: limits.search_moves.clone(),
+            ..Limits::default()
+        };
+        let main = Shared {
+            tt,
             history: &mut self.history,
             correction: &mut self.correction,
             evaluator: &mut self.evaluator,
-            reductions: &self.reductions,
-            oracle: self.oracle.as_deref(),
+            reductions,
+            oracle,
             multipv: self.multipv,
             overhead: self.overhead,
         };
-        let result = Worker::new(pos, limits, shared, control, on_info).run(limits);
+        let result = std::thread::scope(|scope| {
+            for (i, helper) in self.helpers.iter_mut().enumerate() {
+                let shared = Shared {
+                    tt,
+                    history: &mut helper.history,
+                    correction: &mut helper.correction,
+                    evaluator: &mut helper.evaluator,
+                    reductions,
+                    oracle,
+                    multipv: 1,
+                    overhead: Duration::ZERO,
+                };
+                let (helper_limits, helper_control, counters) =
+                    (&helper_limits, &helper_control, &counters);
+                // A helper that cannot be started is simply missing: the search stays correct.
+                let _ = std::thread::Builder::new()
+                    .name(format!("tabla-helper-{}", i + 1))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut silent = |_: &Info| {};
+                        Worker::new(
+                            pos,
+                            helper_limits,
+                            shared,
+                            helper_control,
+                            &mut silent,
+                            counters,
+                            i + 1,
+                        )
+                        .helper()
+                        .run(helper_limits);
+                    });
+            }
+            let result = Worker::new(pos, limits, main, control, on_info, &counters, 0).run(limits);
+            helper_control.stop.store(true, Ordering::SeqCst);
+            result
+        });
+        for helper in &mut self.helpers {
+            helper.history.age();
+        }
         self.history.age();
         result
     }

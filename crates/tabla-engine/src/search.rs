@@ -15,7 +15,7 @@ use crate::score::{
 };
 use crate::see::{SEE_VALUE, see};
 use crate::tt::{Bound, Entry, TranspositionTable};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tabla::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
 
@@ -69,7 +69,7 @@ struct Line {
 
 /// What the search borrows from the engine.
 pub(crate) struct Shared<'a> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub history: &'a mut History,
     pub correction: &'a mut Correction,
     pub evaluator: &'a mut Evaluator,
@@ -82,7 +82,7 @@ pub(crate) struct Shared<'a> {
 /// The state of one search.
 pub(crate) struct Worker<'a, 'c> {
     pos: Position,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     history: &'a mut History,
     correction: &'a mut Correction,
     evaluator: &'a mut Evaluator,
@@ -97,6 +97,13 @@ pub(crate) struct Worker<'a, 'c> {
     pv: Box<[[Move; MAX_PLY + 2]; MAX_PLY + 2]>,
     pv_len: [usize; MAX_PLY + 2],
     nodes: u64,
+    /// Every search thread's node count, published every 1024 nodes; this thread's at `thread`.
+    counters: &'c [AtomicU64],
+    thread: usize,
+    /// The other threads' nodes when this one last looked.
+    others: u64,
+    /// Added to every iteration's depth, so that helper threads do not all search alike.
+    depth_offset: u32,
     seldepth: usize,
     start: Instant,
     budget: Budget,
@@ -140,6 +147,8 @@ impl<'a, 'c> Worker<'a, 'c> {
         shared: Shared<'a>,
         control: &'c Control,
         on_info: &'c mut (dyn FnMut(&Info) + Send),
+        counters: &'c [AtomicU64],
+        thread: usize,
     ) -> Worker<'a, 'c> {
         let clock_limits = Limits {
             ponder: false,
@@ -171,6 +180,10 @@ impl<'a, 'c> Worker<'a, 'c> {
             pv: Box::new([[Move::NULL; MAX_PLY + 2]; MAX_PLY + 2]),
             pv_len: [0; MAX_PLY + 2],
             nodes: 0,
+            counters,
+            thread,
+            others: 0,
+            depth_offset: 0,
             seldepth: 0,
             start: Instant::now(),
             budget: Budget::new(&clock_limits, pos.turn(), shared.overhead),
@@ -184,6 +197,26 @@ impl<'a, 'c> Worker<'a, 'c> {
         }
     }
 
+    /// Makes this worker a helper thread: stoppable from its first node (only `control.stop` ends
+    /// it), every other one searching a ply deeper.
+    pub(crate) fn helper(mut self) -> Self {
+        self.can_abort = true;
+        self.depth_offset = (self.thread % 2) as u32;
+        self
+    }
+
+    /// The nodes of all threads: this one's exactly, the others' as last published.
+    fn total_nodes(&self) -> u64 {
+        let others: u64 = self
+            .counters
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != self.thread)
+            .map(|(_, c)| c.load(Ordering::Relaxed))
+            .sum();
+        self.nodes + others
+    }
+
     /// Checks the node limit, the clock and the stop flag.
     #[inline]
     fn check_limits(&mut self) -> bool {
@@ -194,11 +227,17 @@ impl<'a, 'c> Worker<'a, 'c> {
             return false;
         }
         if let Some(limit) = self.node_limit
-            && self.nodes >= limit
+            && self.nodes + self.others >= limit
         {
             self.aborted = true;
         }
         if self.nodes & 1023 == 0 {
+            if self.counters.len() > 1 {
+                if let Some(c) = self.counters.get(self.thread) {
+                    c.store(self.nodes, Ordering::Relaxed);
+                }
+                self.others = self.total_nodes() - self.nodes;
+            }
             if self.control.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             } else if let Some(hard) = self.budget.hard
@@ -765,7 +804,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             multipv: index + 1,
             score: Score::from_value(line.value),
             bound: line.bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time: self.start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: line.pv.clone(),
@@ -809,7 +848,6 @@ impl<'a, 'c> Worker<'a, 'c> {
 
     /// Iterative deepening until a limit, returning the best line found.
     pub(crate) fn run(&mut self, limits: &Limits) -> SearchResult {
-        self.tt.new_search();
         self.history.clear_killers();
         let mut root_moves = self.pos.legal_moves();
         if !self.root_allowed.is_empty() {
@@ -847,7 +885,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             self.root_excluded.clear();
             for index in 0..lines_wanted {
                 let guess = completed.get(index).map(|l| l.value);
-                match self.aspiration(depth as i32, guess) {
+                let searched = (depth + self.depth_offset).min(max_depth);
+                match self.aspiration(searched as i32, guess) {
                     Some(line) => {
                         if line.pv.is_empty() {
                             break;
@@ -984,7 +1023,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             score: Score::from_value(value),
             depth,
             seldepth: self.seldepth as u32,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time: self.start.elapsed(),
             pv,
         }

@@ -1,6 +1,8 @@
-//! The transposition table: search results by Zobrist key, in buckets of four entries.
+//! The transposition table: search results by Zobrist key, in buckets of four entries, shared
+//! by the search threads without locks.
 
 use crate::score::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tabla::Move;
 
 /// What a stored value says about the true score.
@@ -29,33 +31,98 @@ pub struct Entry {
     pub bound: Bound,
 }
 
-#[derive(Copy, Clone)]
+/// One slot: two words that threads read and write without locks.
+///
+/// The first word holds the key's low 32 bits, the depth and the move; the second the value, the
+/// static evaluation, generation and bound, and 24 more bits drawn from the key. A reader that
+/// meets one word of one write and the other word of another (two threads storing into the slot
+/// at once) sees the two key checks disagree and treats the slot as missing.
 struct Slot {
-    check: u32,
-    mv: Move,
-    value: i16,
-    eval: i16,
-    depth: i8,
-    /// Generation in the upper six bits, [`Bound`] in the lower two (0 for an empty slot).
-    gen_bound: u8,
+    key_move: AtomicU64,
+    data: AtomicU64,
 }
 
-const EMPTY: Slot = Slot {
-    check: 0,
-    mv: Move::NULL,
-    value: 0,
-    eval: 0,
-    depth: 0,
-    gen_bound: 0,
-};
+/// The 24 bits of the key kept in a slot's second word: the key's bits 8 to 31 mixed with bits
+/// 32 to 55, so that two keys of one bucket (their top bits alike) differ here as their low bits
+/// do.
+#[inline]
+fn verify(key: u64) -> u64 {
+    ((key >> 8) ^ (key >> 32)) & 0xff_ffff
+}
+
+#[inline]
+fn bound_of(gen_bound: u8) -> Bound {
+    match gen_bound & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    }
+}
+
+/// A slot's contents, unpacked.
+#[derive(Copy, Clone)]
+struct Stored {
+    check: u32,
+    mv: Move,
+    depth: i8,
+    value: i16,
+    eval: i16,
+    /// Generation in the upper six bits, [`Bound`] in the lower two (0 for an empty slot).
+    gen_bound: u8,
+    verify: u32,
+}
+
+impl Stored {
+    #[inline]
+    fn load(slot: &Slot) -> Stored {
+        let a = slot.key_move.load(Ordering::Relaxed);
+        let b = slot.data.load(Ordering::Relaxed);
+        Stored {
+            check: (a >> 32) as u32,
+            depth: (a >> 24) as u8 as i8,
+            mv: Move::from_bits(a as u32),
+            value: b as u16 as i16,
+            eval: (b >> 16) as u16 as i16,
+            gen_bound: (b >> 32) as u8,
+            verify: (b >> 40) as u32,
+        }
+    }
+
+    #[inline]
+    fn save(&self, slot: &Slot) {
+        let a = u64::from(self.check) << 32
+            | u64::from(self.depth as u8) << 24
+            | u64::from(self.mv.bits() & 0xff_ffff);
+        let b = u64::from(self.value as u16)
+            | u64::from(self.eval as u16) << 16
+            | u64::from(self.gen_bound) << 32
+            | u64::from(self.verify) << 40;
+        slot.key_move.store(a, Ordering::Relaxed);
+        slot.data.store(b, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn holds(&self, key: u64) -> bool {
+        self.gen_bound & 3 != 0 && self.check == key as u32 && u64::from(self.verify) == verify(key)
+    }
+}
 
 const WAYS: usize = 4;
 
-#[derive(Copy, Clone)]
 #[repr(align(64))]
 struct Bucket([Slot; WAYS]);
 
-/// A fixed-size table of search results, sized in MiB.
+impl Bucket {
+    fn empty() -> Bucket {
+        Bucket(std::array::from_fn(|_| Slot {
+            key_move: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }))
+    }
+}
+
+/// A fixed-size table of search results, sized in MiB, that search threads share: reads and
+/// writes take `&self` and need no lock (see [`TranspositionTable::probe`]).
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: u8,
@@ -66,7 +133,7 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> TranspositionTable {
         let count = (mib.max(1) * 1024 * 1024 / size_of::<Bucket>()).max(1);
         TranspositionTable {
-            buckets: vec![Bucket([EMPTY; WAYS]); count],
+            buckets: (0..count).map(|_| Bucket::empty()).collect(),
             generation: 0,
         }
     }
@@ -78,7 +145,12 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket([EMPTY; WAYS]));
+        for bucket in &mut self.buckets {
+            for slot in &mut bucket.0 {
+                *slot.key_move.get_mut() = 0;
+                *slot.data.get_mut() = 0;
+            }
+        }
         self.generation = 0;
     }
 
@@ -92,72 +164,74 @@ impl TranspositionTable {
         ((key as u128 * self.buckets.len() as u128) >> 64) as usize
     }
 
-    /// The entry stored for `key`, if any.
+    /// The entry stored for `key`, if any. Another thread may be storing at the same moment;
+    /// a slot read half before and half after its write is not returned. The move, as with any
+    /// hash table, may belong to another position with the same key: check it is legal.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let bucket = &self.buckets[self.bucket_index(key)];
-        let check = key as u32;
         bucket
             .0
             .iter()
-            .find(|s| s.check == check && s.gen_bound & 3 != 0)
+            .map(Stored::load)
+            .find(|s| s.holds(key))
             .map(|s| Entry {
                 mv: s.mv,
                 value: s.value as Value,
                 eval: s.eval as Value,
                 depth: s.depth as i32,
-                bound: match s.gen_bound & 3 {
-                    1 => Bound::Upper,
-                    2 => Bound::Lower,
-                    _ => Bound::Exact,
-                },
+                bound: bound_of(s.gen_bound),
             })
     }
 
     /// Stores a result, replacing the same key's entry or else the shallowest, oldest one.
     #[inline]
-    pub fn store(&mut self, key: u64, entry: Entry) {
+    pub fn store(&self, key: u64, entry: Entry) {
         let generation = self.generation;
-        let index = self.bucket_index(key);
-        let bucket = &mut self.buckets[index];
-        let check = key as u32;
-        let age = |s: &Slot| (generation.wrapping_sub(s.gen_bound >> 2) & 63) as i32;
+        let bucket = &self.buckets[self.bucket_index(key)];
+        let age = |s: &Stored| (generation.wrapping_sub(s.gen_bound >> 2) & 63) as i32;
         let mut victim = 0;
+        let mut old = Stored::load(&bucket.0[0]);
         let mut worst = i32::MAX;
         for (i, slot) in bucket.0.iter().enumerate() {
-            if slot.check == check || slot.gen_bound & 3 == 0 {
+            let s = Stored::load(slot);
+            if s.gen_bound & 3 == 0 || s.holds(key) {
                 victim = i;
+                old = s;
                 break;
             }
-            let worth = slot.depth as i32 - 8 * age(slot);
+            let worth = s.depth as i32 - 8 * age(&s);
             if worth < worst {
                 worst = worth;
                 victim = i;
+                old = s;
             }
         }
-        let slot = &mut bucket.0[victim];
+        let same = old.holds(key);
         // A shallower result for the same position without a move keeps the old move.
-        let mv = if entry.mv.is_null() && slot.check == check {
-            slot.mv
+        let mv = if entry.mv.is_null() && same {
+            old.mv
         } else {
             entry.mv
         };
-        if slot.check == check
-            && slot.gen_bound >> 2 == generation
-            && entry.bound != Bound::Exact
-            && (slot.depth as i32) > entry.depth + 2
-        {
-            slot.mv = mv;
-            return;
-        }
-        *slot = Slot {
-            check,
+        let mut new = Stored {
+            check: key as u32,
             mv,
+            depth: entry.depth.clamp(-1, 127) as i8,
             value: entry.value.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
             eval: entry.eval.clamp(i16::MIN as Value, i16::MAX as Value) as i16,
-            depth: entry.depth.clamp(-1, 127) as i8,
             gen_bound: generation << 2 | entry.bound as u8,
+            verify: verify(key) as u32,
         };
+        if same
+            && old.gen_bound >> 2 == generation
+            && entry.bound != Bound::Exact
+            && (old.depth as i32) > entry.depth + 2
+        {
+            // Keep the deeper result; only the move is news.
+            new = Stored { mv, ..old };
+        }
+        new.save(&bucket.0[victim]);
     }
 
     /// Per mille of a sample of slots holding results of the current search (UCI's `hashfull`).
@@ -167,6 +241,7 @@ impl TranspositionTable {
             .iter()
             .map(|b| {
                 b.0.iter()
+                    .map(Stored::load)
                     .filter(|s| s.gen_bound & 3 != 0 && s.gen_bound >> 2 == self.generation)
                     .count()
             })
@@ -209,9 +284,95 @@ mod tests {
         assert!(tt.probe(key).is_none());
     }
 
+    /// An entry whose every field is derived from its key, so that a read mixing two writes
+    /// shows.
+    fn entry_for(key: u64) -> Entry {
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        Entry {
+            mv: moves[(key % moves.len() as u64) as usize],
+            value: ((key >> 20) % 3000) as i32 - 1500,
+            eval: ((key >> 40) % 3000) as i32 - 1500,
+            depth: ((key >> 8) % 100) as i32,
+            bound: [Bound::Upper, Bound::Lower, Bound::Exact][(key % 3) as usize],
+        }
+    }
+
+    #[test]
+    fn threads_storing_into_one_bucket_never_read_a_mixed_entry() {
+        // Keys with equal top bits land in the same bucket (of a 1 MiB table), so two threads
+        // keep overwriting each other's slots while two more read them.
+        let tt = TranspositionTable::new(1);
+        let keys: Vec<u64> = (0..64u64)
+            .map(|i| 0x5555_0000_0000_0000 | i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20)
+            .collect();
+        let found = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..2 {
+                let (tt, keys) = (&tt, &keys);
+                scope.spawn(move || {
+                    for round in 0..200_000 {
+                        let k = keys[(round * 7 + t * 13) % keys.len()];
+                        tt.store(k, entry_for(k));
+                    }
+                });
+            }
+            for t in 0..2 {
+                let (tt, keys, found) = (&tt, &keys, &found);
+                scope.spawn(move || {
+                    for round in 0..200_000 {
+                        let k = keys[(round * 5 + t * 3) % keys.len()];
+                        if let Some(e) = tt.probe(k) {
+                            let want = entry_for(k);
+                            assert_eq!(
+                                (e.mv, e.value, e.eval, e.depth, e.bound),
+                                (want.mv, want.value, want.eval, want.depth, want.bound),
+                                "key {k:x}"
+                            );
+                            found.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        // The readers did see entries (the test is not vacuous).
+        assert!(found.into_inner() > 0);
+        for &k in &keys {
+            if let Some(e) = tt.probe(k) {
+                assert_eq!(e.value, entry_for(k).value);
+            }
+        }
+    }
+
+    #[test]
+    fn a_slot_holding_halves_of_two_writes_is_missing() {
+        // What a reader sees when another thread's store lands between its two loads: the first
+        // word of one entry, the second of another entry of the same bucket.
+        let tt = TranspositionTable::new(1);
+        let (a, b) = (0x7777_0000_1234_5678u64, 0x7777_0000_8765_4321u64);
+        let words = |key: u64| {
+            let fresh = TranspositionTable::new(1);
+            fresh.store(key, entry_for(key));
+            let slot = &fresh.buckets[fresh.bucket_index(key)].0[0];
+            (
+                slot.key_move.load(Ordering::Relaxed),
+                slot.data.load(Ordering::Relaxed),
+            )
+        };
+        let ((a0, a1), (b0, b1)) = (words(a), words(b));
+        let slot = &tt.buckets[tt.bucket_index(a)].0[0];
+        for (first, second, key, whole) in
+            [(a0, b1, a, false), (b0, a1, b, false), (a0, a1, a, true)]
+        {
+            slot.key_move.store(first, Ordering::Relaxed);
+            slot.data.store(second, Ordering::Relaxed);
+            assert_eq!(tt.probe(key).is_some(), whole, "{first:x} {second:x}");
+        }
+    }
+
     #[test]
     fn a_full_bucket_gives_up_its_shallowest_entry() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         // Keys with the same high bits share a bucket; the low 32 bits tell them apart.
         let keys: Vec<u64> = (1..=5).map(|i| 0xabcd_0000_0000_0000 | i).collect();
         for (i, &k) in keys.iter().enumerate() {

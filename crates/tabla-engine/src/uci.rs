@@ -10,7 +10,9 @@
 //! assert!(out.lines().last().unwrap().starts_with("bestmove "));
 //! ```
 
-use crate::engine::{DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, SEARCH_STACK_BYTES};
+use crate::engine::{
+    DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS, SEARCH_STACK_BYTES,
+};
 use crate::limits::Limits;
 use crate::search::Control;
 use crate::tables::EndgameTables;
@@ -33,6 +35,7 @@ const MAX_OVERHEAD_MS: u64 = 5000;
 #[derive(Clone, Debug)]
 struct Settings {
     hash_mib: usize,
+    threads: usize,
     multipv: usize,
     overhead: Duration,
 }
@@ -77,6 +80,7 @@ pub fn run_with_tables<R: BufRead, W: Write + Send>(
             out: &out,
             settings: Settings {
                 hash_mib: engine.hash_mib(),
+                threads: engine.threads(),
                 multipv: engine.multipv(),
                 overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
             },
@@ -240,7 +244,10 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
             "option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"
         )?;
         writeln!(out, "option name Clear Hash type button")?;
-        writeln!(out, "option name Threads type spin default 1 min 1 max 1")?;
+        writeln!(
+            out,
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        )?;
         writeln!(
             out,
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
@@ -273,7 +280,7 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
         };
         let outcome = match name.to_ascii_lowercase().as_str() {
             "hash" => spin(1, MAX_HASH_MIB as u64).map(|n| self.settings.hash_mib = n as usize),
-            "threads" => spin(1, 1).map(|_| ()),
+            "threads" => spin(1, MAX_THREADS as u64).map(|n| self.settings.threads = n as usize),
             "multipv" => spin(1, MAX_MULTIPV as u64).map(|n| self.settings.multipv = n as usize),
             "move overhead" => {
                 spin(0, MAX_OVERHEAD_MS).map(|n| self.settings.overhead = Duration::from_millis(n))
@@ -319,6 +326,7 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
             self.new_game_pending = false;
         }
         engine.set_hash_mib(self.settings.hash_mib);
+        engine.set_threads(self.settings.threads);
         engine.set_multipv(self.settings.multipv);
         engine.set_move_overhead(self.settings.overhead);
         let control = Arc::new(Control::default());

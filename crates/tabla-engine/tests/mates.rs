@@ -80,3 +80,27 @@ fn checkmated_and_stalemated_positions_have_no_move() {
     let result = search(&stalemate, 3);
     assert_eq!((result.best, result.score), (None, Score::Cp(0)));
 }
+
+#[test]
+fn several_threads_find_the_same_mates() {
+    // Helper threads share the hash table with the main thread; what they store must not spoil
+    // the main thread's exact mate scores or its line.
+    for (moves, fen) in MATES {
+        let pos = Position::from_fen(fen).expect("test position");
+        let mut engine = Engine::new();
+        engine.set_threads(3);
+        let result = engine.search(
+            &pos,
+            &Limits::depth(2 * moves + 4),
+            &Control::default(),
+            &mut |_| {},
+        );
+        assert_eq!(result.score, Score::Mate(moves as i32), "{fen}");
+        let mut p = pos.clone();
+        for &mv in &result.pv {
+            assert!(p.is_legal(mv), "{fen}: illegal {mv}");
+            p.play(mv);
+        }
+        assert!(p.is_checkmate(), "{fen}: the line does not mate");
+    }
+}

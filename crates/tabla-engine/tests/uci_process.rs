@@ -212,6 +212,38 @@ fn scripted_dialogue() {
 }
 
 #[test]
+fn several_threads_search_and_stop() {
+    let mut e = Engine::start();
+    for bad in [
+        "setoption name Threads value 0",
+        "setoption name Threads value 257",
+    ] {
+        e.send(bad);
+        e.until(|l| l.starts_with("info string"));
+    }
+    e.send("setoption name Threads value 2");
+    e.send("position startpos moves d2d4");
+    e.send("go depth 8");
+    let search = e.until(|l| l.starts_with("bestmove"));
+    let mut pos = Position::startpos();
+    pos.play(pos.parse_uci("d2d4").expect("legal"));
+    assert!(pos.parse_uci(&bestmove_of(&search)).is_ok());
+    assert!(search.iter().any(|l| l.starts_with("info depth 8 ")));
+    // Stop reaches the helper thread too: bestmove comes, and the next search runs.
+    e.send("go infinite");
+    e.until(|l| l.starts_with("info depth"));
+    e.send("stop");
+    let stopped = e.until(|l| l.starts_with("bestmove"));
+    assert!(pos.parse_uci(&bestmove_of(&stopped)).is_ok());
+    e.send("go nodes 5000");
+    let quick = e.until(|l| l.starts_with("bestmove"));
+    assert!(pos.parse_uci(&bestmove_of(&quick)).is_ok());
+    e.send("quit");
+    let status = e.child.wait().expect("wait");
+    assert!(status.success());
+}
+
+#[test]
 fn end_of_input_during_infinite_search_ends_the_engine() {
     let mut e = Engine::start();
     e.send("position startpos");

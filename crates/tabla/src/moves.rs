@@ -204,6 +204,22 @@ impl Move {
     pub const fn bits(self) -> u32 {
         self.0
     }
+
+    /// The move whose [`Move::bits`] are `bits` (only the low 23 bits count), for tables that
+    /// store moves packed. Any bits give a value whose accessors answer without panicking, but
+    /// bits that did not come from [`Move::bits`] need not be a move of any position: compare
+    /// the result with the legal moves before playing it.
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// let pos = Position::startpos();
+    /// let mv = pos.parse_san("Nf3").unwrap();
+    /// assert_eq!(tabla::Move::from_bits(mv.bits()), mv);
+    /// ```
+    #[inline]
+    pub const fn from_bits(bits: u32) -> Move {
+        Move(bits & 0x7f_ffff)
+    }
 }
 
 impl fmt::Debug for Move {
