@@ -34,6 +34,23 @@ fn go_reports_mate_in_one() {
 }
 
 #[test]
+fn go_on_two_threads_finds_the_mate_and_refuses_zero_threads() {
+    let run = tabla(&[
+        "go",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--depth",
+        "6",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.last_line(), "bestmove Ra8# a1a8");
+    let run = tabla(&["go", "startpos", "--threads", "0"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--threads"), "{}", run.stderr);
+}
+
+#[test]
 fn go_rejects_a_bad_fen_with_exit_2() {
     let run = tabla(&["go", "8/8/8/8/8/8/8/8 w - - 0 1", "--depth", "2"]);
     assert_eq!(run.code, 2);
