@@ -8,7 +8,7 @@ node count per move (`--nodes`: independent of machine load, right for search an
 changes) or a clock (`--base`/`--inc`: needed for speed changes).
 
     scripts/engine_selfplay.py NEW OLD [--games 200] [--nodes 20000 | --base 2 --inc 0.05]
-                               [--plies 8] [--concurrency 2] [--pgn FILE]
+                               [--plies 8] [--concurrency 2] [--new-threads 1] [--pgn FILE]
 
 Prints the running score and at the end wins/draws/losses of NEW, its score and the Elo
 difference with a 95% margin.
@@ -135,6 +135,10 @@ def main() -> int:
     parser.add_argument("--skip", type=int, default=0, help="openings to skip")
     parser.add_argument("--hash", type=int, default=16)
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument(
+        "--new-threads", type=int, default=1,
+        help="NEW's Threads option (to measure helper threads against one thread, with "
+             "--concurrency 1 and a free core for each thread)")
     parser.add_argument("--pgn", help="append the games to this PGN file")
     args = parser.parse_args()
 
@@ -154,9 +158,9 @@ def main() -> int:
     def engines():
         if not hasattr(local, "engines"):
             pair = []
-            for path in (args.new, args.old):
+            for path, threads in ((args.new, args.new_threads), (args.old, 1)):
                 e = chess.engine.SimpleEngine.popen_uci(path)
-                e.configure({"Hash": args.hash})
+                e.configure({"Hash": args.hash, "Threads": threads})
                 pair.append(e)
             local.engines = pair
             with lock:

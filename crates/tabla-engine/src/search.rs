@@ -1,6 +1,8 @@
 //! The search: iterative deepening with aspiration windows over a principal variation search
 //! (null-move pruning, late-move reductions and pruning, futility pruning, check extensions,
-//! transposition table) and a quiescence search over captures and promotions.
+//! transposition table) and a quiescence search over captures and promotions. Several workers
+//! may search one position at once, sharing only the transposition table (lazy SMP, see
+//! [`crate::Engine::set_threads`]).
 
 use crate::check::CheckInfo;
 use crate::correction::Correction;
@@ -846,7 +848,8 @@ impl<'a, 'c> Worker<'a, 'c> {
         }
     }
 
-    /// Iterative deepening until a limit, returning the best line found.
+    /// Iterative deepening until a limit, returning the best line found. The caller starts the
+    /// table's new generation ([`TranspositionTable::new_search`]) once for all threads.
     pub(crate) fn run(&mut self, limits: &Limits) -> SearchResult {
         self.history.clear_killers();
         let mut root_moves = self.pos.legal_moves();
