@@ -2,7 +2,8 @@
 //!
 //! A chess engine over the [`tabla`] game model: iterative deepening with aspiration windows,
 //! principal variation search with a transposition table, null-move pruning, late-move
-//! reductions, check extensions and a quiescence search; a tapered evaluation (material,
+//! reductions, check extensions and a quiescence search, on one thread or several sharing the
+//! hash table ([`Engine::set_threads`]); a tapered evaluation (material,
 //! piece-square tables, mobility, pawn structure, king safety, endgame knowledge); the UCI
 //! protocol ([`uci::run`]); a one-shot search that reports in SAN ([`go::go`]); and a fixed
 //! benchmark whose node count is a regression signature ([`bench::run`]).
