@@ -36,7 +36,10 @@ pub struct Entry {
 /// The first word holds the key's low 32 bits, the depth and the move; the second the value, the
 /// static evaluation, generation and bound, and 24 more bits drawn from the key. A reader that
 /// meets one word of one write and the other word of another (two threads storing into the slot
-/// at once) sees the two key checks disagree and treats the slot as missing.
+/// at once) sees the two key checks disagree and treats the slot as missing. Two writes for the
+/// same position pass both checks, so such a read may pair one search's depth and move with
+/// another's value and bound; the move is checked for legality before use, and the search accepts
+/// that rare imprecision, as lock-free tables do.
 struct Slot {
     key_move: AtomicU64,
     data: AtomicU64,
