@@ -273,7 +273,9 @@ impl<'a, 'c> Worker<'a, 'c> {
     fn make(&mut self, ply: usize, mv: Move) -> tabla::Undo {
         self.frames[ply].mv = mv;
         let undo = self.pos.make(mv);
-        self.keys.push(self.pos.zobrist());
+        let key = self.pos.zobrist();
+        self.tt.prefetch(key);
+        self.keys.push(key);
         undo
     }
 
