@@ -1,6 +1,6 @@
 //! The search: iterative deepening with aspiration windows over a principal variation search
-//! (null-move pruning, late-move reductions and pruning, futility pruning, check extensions,
-//! transposition table) and a quiescence search over captures and promotions. Several workers
+//! (null-move pruning, ProbCut, late-move reductions and pruning, futility pruning, check and
+//! singular extensions, transposition table) and a quiescence search over captures and promotions. Several workers
 //! may search one position at once, sharing only the transposition table (lazy SMP, see
 //! [`crate::Engine::set_threads`]).
 
@@ -133,6 +133,18 @@ fn game_keys(pos: &Position) -> Vec<u64> {
     keys.reverse();
     keys.push(pos.zobrist());
     keys
+}
+
+/// The legal captures and queen promotions of `pos`, into `moves`.
+fn tactical_moves(pos: &Position, moves: &mut MoveList) {
+    let them = pos.by_color(!pos.turn());
+    let promotion_rank = Bitboard::rank(if pos.turn() == Color::White {
+        Rank::Eighth
+    } else {
+        Rank::First
+    });
+    pos.legal_moves_to(moves, them | promotion_rank);
+    moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
 }
 
 /// `true` when `color` has a piece other than pawns and king (null moves are unsafe without:
@@ -454,6 +466,50 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
+        // ProbCut: a capture whose reduced search beats beta by a wide margin makes the full
+        // search very likely to fail high as well.
+        let probcut_beta = beta + 200 - 60 * i32::from(improving);
+        if !pv_node
+            && !in_check
+            && excluded.is_null()
+            && depth >= 5
+            && !is_mate(beta)
+            && !entry
+                .is_some_and(|e| e.depth >= depth - 3 && from_table(e.value, ply) < probcut_beta)
+            && let Some(se) = static_eval
+        {
+            let mut captures = MoveList::new();
+            tactical_moves(&self.pos, &mut captures);
+            let mut picker = Picker::new(hash_move, Scoring::Captures);
+            while let Some((mv, _)) = picker.next(&mut captures, &self.pos, self.history) {
+                if see(&self.pos, mv) < probcut_beta - se {
+                    continue;
+                }
+                let undo = self.make(ply, mv);
+                let mut v = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1, false);
+                if v >= probcut_beta {
+                    v = -self.search(depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, false);
+                }
+                self.unmake(undo);
+                if self.aborted {
+                    return 0;
+                }
+                if v >= probcut_beta {
+                    self.tt.store(
+                        key,
+                        Entry {
+                            mv,
+                            value: to_table(v, ply),
+                            eval: raw_eval.unwrap_or(0),
+                            depth: depth - 3,
+                            bound: Bound::Lower,
+                        },
+                    );
+                    return v;
+                }
+            }
+        }
+
         // Without a hash move the ordering is poor: search shallower to find one cheaply.
         if depth >= 4 && hash_move.is_null() && (pv_node || !in_check) {
             depth -= 1;
@@ -740,14 +796,7 @@ impl<'a, 'c> Worker<'a, 'c> {
                 return mated_in(ply);
             }
         } else {
-            let them = self.pos.by_color(!self.pos.turn());
-            let promotion_rank = Bitboard::rank(if self.pos.turn() == Color::White {
-                Rank::Eighth
-            } else {
-                Rank::First
-            });
-            self.pos.legal_moves_to(&mut moves, them | promotion_rank);
-            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+            tactical_moves(&self.pos, &mut moves);
         }
         let mut picker = Picker::new(hash_move, Scoring::Captures);
         let mut best_move = Move::NULL;
