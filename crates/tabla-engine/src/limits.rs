@@ -211,9 +211,9 @@ impl Budget {
         };
         let inc = limits.increment[side.index()].unwrap_or_default();
         let left = left.saturating_sub(overhead).max(Duration::from_millis(1));
-        // Without `movestogo`, plan as if 20 moves remained: the share shrinks with the clock,
+        // Without `movestogo`, plan as if 15 moves remained: the share shrinks with the clock,
         // and the increment keeps a reserve of a few seconds for the endgame.
-        let moves = limits.moves_to_go.unwrap_or(20).clamp(1, 40);
+        let moves = limits.moves_to_go.unwrap_or(15).clamp(1, 40);
         let mut optimum = left / moves + inc * 2 / 3;
         if moves == 1 {
             optimum = left * 3 / 4;
