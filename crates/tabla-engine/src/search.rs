@@ -1,8 +1,8 @@
 //! The search: iterative deepening with aspiration windows over a principal variation search
 //! (null-move pruning, ProbCut, late-move reductions and pruning, futility pruning, check and
-//! singular extensions, transposition table) and a quiescence search over captures and promotions. Several workers
-//! may search one position at once, sharing only the transposition table (lazy SMP, see
-//! [`crate::Engine::set_threads`]).
+//! singular extensions, transposition table) and a quiescence search over captures and
+//! promotions. Several workers may search one position at once, sharing only the transposition
+//! table (lazy SMP, see [`crate::Engine::set_threads`]).
 
 use crate::check::CheckInfo;
 use crate::correction::Correction;
@@ -466,8 +466,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
-        // ProbCut: a capture whose reduced search beats beta by a wide margin makes the full
-        // search very likely to fail high as well.
+        // ProbCut: a capture whose search 4 plies shallower beats beta by a wide margin (200 cp,
+        // 140 when improving) makes the full search very likely to fail high as well.
         let probcut_beta = beta + 200 - 60 * i32::from(improving);
         if !pv_node
             && !in_check
