@@ -643,6 +643,10 @@ impl<'a, 'c> Worker<'a, 'c> {
                     if Picker::is_killer(order) {
                         r -= 1;
                     }
+                    // A capture as the table's best move makes the quiet alternatives less likely.
+                    if quiet && !hash_move.is_null() && !is_quiet(hash_move) {
+                        r += 1;
+                    }
                     if checks || in_check {
                         r -= 1;
                     }
