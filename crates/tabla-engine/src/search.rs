@@ -154,6 +154,27 @@ fn has_pieces(pos: &Position, color: Color) -> bool {
     (pos.by_color(color) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King)).any()
 }
 
+/// `static_eval`, or the hash table's value for the position when its bound says that is the
+/// better estimate (a lower bound above it, an upper bound below it, an exact value); never a
+/// mate score.
+#[inline]
+fn sharpened(static_eval: Value, entry: Option<Entry>, ply: usize) -> Value {
+    let Some(e) = entry else {
+        return static_eval;
+    };
+    let v = from_table(e.value, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => v > static_eval,
+        Bound::Upper => v < static_eval,
+    };
+    if usable && !is_mate(v) {
+        v
+    } else {
+        static_eval
+    }
+}
+
 impl<'a, 'c> Worker<'a, 'c> {
     pub(crate) fn new(
         pos: &Position,
@@ -405,20 +426,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         };
         let static_eval = raw_eval.map(|v| self.corrected(v));
         self.frames[ply].eval = static_eval;
-        // A better estimate than the static evaluation when the table's bound points the right way.
-        let eval = match (static_eval, entry) {
-            (Some(se), Some(e)) => {
-                let v = from_table(e.value, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v > se,
-                    Bound::Upper => v < se,
-                };
-                if usable && !is_mate(v) { v } else { se }
-            }
-            (Some(se), None) => se,
-            (None, _) => -INFINITE,
-        };
+        let eval = static_eval.map_or(-INFINITE, |se| sharpened(se, entry, ply));
         let improving = match (static_eval, ply >= 2) {
             (Some(se), true) => self.frames[ply - 2].eval.is_none_or(|old| se > old),
             _ => false,
@@ -740,7 +748,7 @@ impl<'a, 'c> Worker<'a, 'c> {
     }
 
     /// The quiescence search: captures and queen promotions only (all moves when in check),
-    /// with the static evaluation as a floor.
+    /// with the static evaluation (sharpened by the hash table's bound) as a floor.
     fn quiesce(&mut self, mut alpha: Value, beta: Value, ply: usize, pv_node: bool) -> Value {
         self.pv_len[ply] = ply;
         self.nodes += 1;
@@ -785,7 +793,7 @@ impl<'a, 'c> Worker<'a, 'c> {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
-            stand_pat = self.corrected(raw_eval);
+            stand_pat = sharpened(self.corrected(raw_eval), entry, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
