@@ -1,11 +1,13 @@
 //! Move ordering: the hash move, then winning and equal captures by victim and attacker, killer
 //! moves and the counter-move, quiet moves by history, and losing captures last.
 
+use crate::pawns::pawn_attack_set;
 use crate::score::MAX_PLY;
 use crate::see::{SEE_VALUE, see};
 use arrayvec::ArrayVec;
+use tabla::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use tabla::movegen::MAX_MOVES;
-use tabla::{Color, Move, MoveList, Position, Role};
+use tabla::{Bitboard, Color, Move, MoveList, Position, Role};
 
 /// The largest magnitude a history score reaches.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -194,6 +196,55 @@ pub fn mvv_lva(mv: Move) -> i32 {
     (victim + promotion) * 8 - mv.role().index() as i32
 }
 
+/// The squares the side not to move attacks with pawns, with pawns or minor pieces, and with
+/// pawns, minor pieces or rooks: a piece standing on one is threatened by something cheaper.
+struct Threats {
+    by_pawn: Bitboard,
+    by_minor: Bitboard,
+    by_rook: Bitboard,
+}
+
+impl Threats {
+    fn new(pos: &Position) -> Threats {
+        let them = !pos.turn();
+        let occupied = pos.occupied();
+        let by_pawn = pawn_attack_set(them, pos.pieces(them, Role::Pawn));
+        let mut by_minor = by_pawn;
+        for sq in pos.pieces(them, Role::Knight) {
+            by_minor |= knight_attacks(sq);
+        }
+        for sq in pos.pieces(them, Role::Bishop) {
+            by_minor |= bishop_attacks(sq, occupied);
+        }
+        let mut by_rook = by_minor;
+        for sq in pos.pieces(them, Role::Rook) {
+            by_rook |= rook_attacks(sq, occupied);
+        }
+        Threats {
+            by_pawn,
+            by_minor,
+            by_rook,
+        }
+    }
+
+    /// A bonus for a quiet move that takes a threatened piece to a square where nothing cheaper
+    /// attacks it.
+    #[inline]
+    fn escape_bonus(&self, mv: Move) -> i32 {
+        let (from, to) = (mv.from(), mv.to());
+        match mv.role() {
+            Role::Queen if self.by_rook.contains(from) && !self.by_rook.contains(to) => 50_000,
+            Role::Rook if self.by_minor.contains(from) && !self.by_minor.contains(to) => 25_000,
+            Role::Knight | Role::Bishop
+                if self.by_pawn.contains(from) && !self.by_pawn.contains(to) =>
+            {
+                15_000
+            }
+            _ => 0,
+        }
+    }
+}
+
 /// How a [`Picker`] scores the moves after the hash move.
 #[derive(Copy, Clone, Debug)]
 pub enum Scoring {
@@ -241,6 +292,7 @@ impl Picker {
                 let killers = history.killers[ply];
                 let counter = history.countermove(context.before[0]);
                 let color = pos.turn();
+                let threats = Threats::new(pos);
                 for &mv in &moves[self.next..] {
                     let score = if let Some(p) = mv.promotion()
                         && p != Role::Queen
@@ -261,7 +313,7 @@ impl Picker {
                     } else if mv == counter {
                         COUNTER
                     } else {
-                        history.quiet_score(color, mv, &context)
+                        history.quiet_score(color, mv, &context) + threats.escape_bonus(mv)
                     };
                     self.scores.push(score);
                 }
@@ -361,6 +413,31 @@ mod tests {
         assert_eq!(order[1], "exd5");
         assert_eq!(order.last().map(String::as_str), Some("Qxd5"));
         assert_eq!(order.len(), pos.legal_moves().len());
+    }
+
+    #[test]
+    fn threatened_pieces_escape_first() {
+        // The pawn on e5 attacks the knight on f6 and d6 is empty: knight moves to squares the
+        // pawn does not reach come before the other quiet moves, whose history is all zero.
+        let pos = Position::from_fen("4k3/8/5n2/4P3/8/8/8/4K2R b - - 0 1").expect("test data");
+        let mut moves = pos.legal_moves();
+        let history = History::default();
+        let scoring = Scoring::Main {
+            ply: 0,
+            context: Context::default(),
+        };
+        let mut picker = Picker::new(Move::NULL, scoring);
+        let first = picker
+            .next(&mut moves, &pos, &history)
+            .map(|(m, _)| pos.san(m));
+        let knight_moves = ["Ng8", "Nh7", "Nh5", "Ng4", "Ne4", "Nd5", "Nd7"];
+        assert!(
+            first.as_deref().is_some_and(|m| knight_moves.contains(&m)),
+            "{first:?}"
+        );
+        let threats = Threats::new(&pos);
+        let stay = pos.parse_san("Kd7").expect("test data");
+        assert_eq!(threats.escape_bonus(stay), 0);
     }
 
     #[test]

@@ -525,8 +525,10 @@ impl<'a, 'c> Worker<'a, 'c> {
 
         // Singular extension: when the hash move is the only good one (every other move fails
         // well below its value), it deserves a deeper look; when others are good too and all beat
-        // beta, the node is cut at once.
+        // beta, the node is cut at once; when others are good too and the hash move's value
+        // beats beta anyway, the hash move is searched a ply shallower ("doubtful").
         let mut singular = false;
+        let mut doubtful = false;
         if let Some(e) = entry
             && !root
             && depth >= 7
@@ -553,6 +555,8 @@ impl<'a, 'c> Worker<'a, 'c> {
                 singular = true;
             } else if singular_beta >= beta {
                 return singular_beta;
+            } else if from_table(e.value, ply) >= beta {
+                doubtful = true;
             }
         }
 
@@ -630,7 +634,13 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
 
             let undo = self.make(ply, mv);
-            let extension = i32::from(checks || (singular && mv == hash_move));
+            let extension = if checks || (singular && mv == hash_move) {
+                1
+            } else if doubtful && mv == hash_move {
+                -1
+            } else {
+                0
+            };
             let new_depth = depth - 1 + extension;
             let mut v;
             if searched == 0 {
