@@ -1,5 +1,6 @@
 //! Move ordering: the hash move, then winning and equal captures by victim and attacker, killer
-//! moves and the counter-move, quiet moves by history, and losing captures last.
+//! moves and the counter-move, quiet moves by history (a threatened piece's escape first), and
+//! losing captures last.
 
 use crate::pawns::pawn_attack_set;
 use crate::score::MAX_PLY;
@@ -417,8 +418,8 @@ mod tests {
 
     #[test]
     fn threatened_pieces_escape_first() {
-        // The pawn on e5 attacks the knight on f6 and d6 is empty: knight moves to squares the
-        // pawn does not reach come before the other quiet moves, whose history is all zero.
+        // The pawn on e5 attacks the knight on f6: knight moves to squares the pawn does not
+        // reach come before the other quiet moves, whose history is all zero.
         let pos = Position::from_fen("4k3/8/5n2/4P3/8/8/8/4K2R b - - 0 1").expect("test data");
         let mut moves = pos.legal_moves();
         let history = History::default();
