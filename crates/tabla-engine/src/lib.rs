@@ -33,6 +33,7 @@ pub mod go;
 pub mod info;
 mod king_safety;
 pub mod limits;
+pub mod nnue;
 pub mod oracle;
 pub mod ordering;
 pub mod params;

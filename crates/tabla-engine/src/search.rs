@@ -9,6 +9,7 @@ use crate::correction::Correction;
 use crate::evaluate::Evaluator;
 use crate::info::{Info, ScoreBound, SearchResult};
 use crate::limits::{Budget, Limits};
+use crate::nnue::{Accumulator, Network, Pieces};
 use crate::oracle::EndgameOracle;
 use crate::ordering::{Context, History, Picker, Scoring, is_quiet};
 use crate::score::{
@@ -95,6 +96,10 @@ pub(crate) struct Worker<'a, 'c> {
     /// Zobrist keys of the game's positions since the last irreversible move, then of the
     /// positions on the current search path; the last is the current position's.
     keys: Vec<u64>,
+    /// The evaluation network and its first layer for each position on the search path, the
+    /// current position's last.
+    net: &'static Network,
+    accumulators: Vec<Accumulator>,
     frames: [Frame; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 2]; MAX_PLY + 2]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -207,6 +212,12 @@ impl<'a, 'c> Worker<'a, 'c> {
             control,
             on_info,
             keys: game_keys(pos),
+            net: Network::embedded(),
+            accumulators: {
+                let mut stack = Vec::with_capacity(MAX_PLY + 2);
+                stack.push(Network::embedded().refresh(pos));
+                stack
+            },
             frames: [Frame {
                 mv: Move::NULL,
                 eval: None,
@@ -305,10 +316,14 @@ impl<'a, 'c> Worker<'a, 'c> {
     #[inline]
     fn make(&mut self, ply: usize, mv: Move) -> tabla::Undo {
         self.frames[ply].mv = mv;
+        let before = Pieces::of(&self.pos);
         let undo = self.pos.make(mv);
         let key = self.pos.zobrist();
         self.tt.prefetch(key);
         self.keys.push(key);
+        let mut acc = self.accumulator();
+        acc.update(self.net, &before, &self.pos);
+        self.accumulators.push(acc);
         undo
     }
 
@@ -316,6 +331,16 @@ impl<'a, 'c> Worker<'a, 'c> {
     fn unmake(&mut self, undo: tabla::Undo) {
         self.pos.unmake(undo);
         self.keys.pop();
+        self.accumulators.pop();
+    }
+
+    /// The current position's first layer.
+    #[inline]
+    fn accumulator(&self) -> Accumulator {
+        match self.accumulators.last() {
+            Some(acc) => *acc,
+            None => self.net.refresh(&self.pos),
+        }
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -337,8 +362,24 @@ impl<'a, 'c> Worker<'a, 'c> {
         oracle.probe(&self.pos).map(|v| v.value(ply))
     }
 
+    /// The static evaluation: the network's, except where the hand-written evaluation knows
+    /// better (a draw by insufficient material, a bare king to be mated).
     fn evaluate(&mut self) -> Value {
-        self.evaluator.evaluate(&self.pos)
+        let pos = &self.pos;
+        let kings = pos.by_role(Role::King);
+        let bare = (pos.by_color(Color::White) & !kings).is_empty()
+            || (pos.by_color(Color::Black) & !kings).is_empty();
+        if bare || pos.is_insufficient_material() {
+            return self.evaluator.evaluate(pos);
+        }
+        let classical = self.evaluator.evaluate(pos);
+        let v = match self.accumulators.last() {
+            Some(acc) => self.net.output(acc, pos.turn(), classical),
+            None => self
+                .net
+                .output(&self.net.refresh(pos), pos.turn(), classical),
+        };
+        v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// `raw`, the current position's static evaluation, with the correction history's
@@ -462,7 +503,9 @@ impl<'a, 'c> Worker<'a, 'c> {
                 self.frames[ply].mv = Move::NULL;
                 self.pos.play_null();
                 self.keys.push(self.pos.zobrist());
+                self.accumulators.push(self.accumulator());
                 let v = -self.search(depth - r, -beta, -beta + 1, ply + 1, false);
+                self.accumulators.pop();
                 self.keys.pop();
                 self.pos.undo();
                 if self.aborted {
