@@ -27,8 +27,8 @@ import chess.pgn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from engine_match import elo_with_margin  # noqa: E402
+from shared_games import standard_games  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ["twic1599_1000k.pgn", "world_matches.pgn", "dortmund-latin1.pgn"]
 
 
@@ -36,30 +36,19 @@ def load_openings(plies):
     """Distinct positions after `plies` plies of the master games, in file order."""
     seen = set()
     openings = []
-    for name in SOURCES:
-        path = ROOT.parent / "shared/data/pgn" / name
-        with open(path, encoding="latin-1") as f:
-            while True:
-                try:
-                    game = chess.pgn.read_game(f)
-                except (ValueError, UnicodeDecodeError):
-                    continue
-                if game is None:
-                    break
-                if game.headers.get("FEN") or game.headers.get("Variant"):
-                    continue
-                board = game.board()
-                moves = list(game.mainline_moves())
-                if len(moves) < plies + 10:
-                    continue
-                for mv in moves[:plies]:
-                    board.push(mv)
-                if board.is_game_over():
-                    continue
-                key = board.epd()
-                if key not in seen:
-                    seen.add(key)
-                    openings.append(moves[:plies])
+    for game in standard_games(SOURCES):
+        board = game.board()
+        moves = list(game.mainline_moves())
+        if len(moves) < plies + 10:
+            continue
+        for mv in moves[:plies]:
+            board.push(mv)
+        if board.is_game_over():
+            continue
+        key = board.epd()
+        if key not in seen:
+            seen.add(key)
+            openings.append(moves[:plies])
     return openings
 
 

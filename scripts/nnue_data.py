@@ -16,79 +16,25 @@ are large: keep them out of the repository. Lines read `FEN;score;result`.
 """
 
 import argparse
+import pathlib
 import random
 import shutil
-import subprocess
+import sys
 import time
-from pathlib import Path
 
 import chess
-import chess.pgn
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from shared_games import standard_games  # noqa: E402
+from stockfish_pipe import Stockfish  # noqa: E402
+
 SOURCES = ["twic1599_1000k.pgn", "world_matches.pgn", "dortmund-latin1.pgn", "lichess_db_1000k.pgn"]
 
 
 def openings():
-    """The move lists of the standard games in SOURCES."""
-    games = []
-    for name in SOURCES:
-        with open(ROOT.parent / "shared/data/pgn" / name, encoding="latin-1") as f:
-            while True:
-                try:
-                    game = chess.pgn.read_game(f)
-                except (ValueError, UnicodeDecodeError):
-                    continue
-                if game is None:
-                    break
-                if game.headers.get("FEN") or game.headers.get("Variant"):
-                    continue
-                moves = list(game.mainline_moves())
-                if len(moves) > 8:
-                    games.append(moves)
-    return games
-
-
-class Stockfish:
-    """A Stockfish process spoken to directly, one search at a time."""
-
-    def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish ended")
-            if line.startswith(prefix):
-                return line
-
-    def search(self, fen, depth):
-        """(score for the side to move or None for a mate, best move in UCI notation)."""
-        self.send(f"position fen {fen}")
-        self.send(f"go depth {depth}")
-        score = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish ended")
-            if line.startswith("bestmove"):
-                return score, line.split()[1]
-            words = line.split()
-            if "score" in words:
-                i = words.index("score")
-                score = int(words[i + 2]) if words[i + 1] == "cp" else None
+    """The move lists of the standard games in SOURCES longer than 8 plies."""
+    games = (list(game.mainline_moves()) for game in standard_games(SOURCES))
+    return [moves for moves in games if len(moves) > 8]
 
 
 def play(sf, rng, args, games):
@@ -110,7 +56,7 @@ def play(sf, rng, args, games):
             result = {chess.WHITE: 1.0, chess.BLACK: 0.0, None: 0.5}[outcome.winner]
             break
         fen = board.fen()
-        score, best = sf.search(fen, args.depth)
+        score, _, best = sf.search(fen, args.depth)
         if score is not None and abs(score) > 1500:
             # Adjudicated: a huge lead for one side. (A mate score is not kept, but played out.)
             result = 1.0 if (board.turn == chess.WHITE) == (score > 0) else 0.0

@@ -22,13 +22,12 @@ import argparse
 import pathlib
 import random
 import shutil
-import subprocess
 import sys
 
-import chess
-import chess.pgn
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from shared_games import standard_games  # noqa: E402
+from stockfish_pipe import Stockfish  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = [
     "twic1599_1000k.pgn",
     "world_matches.pgn",
@@ -42,92 +41,31 @@ RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 def positions(rng, random_share, sources, games=True):
     """(FEN, result or None) of the games' positions, and of random moves away from them."""
     seen = set()
-    for name in sources:
-        path = ROOT.parent / "shared/data/pgn" / name
-        with open(path, encoding="latin-1") as f:
-            while True:
-                try:
-                    game = chess.pgn.read_game(f)
-                except (ValueError, UnicodeDecodeError):
-                    continue
-                if game is None:
-                    break
-                if game.headers.get("FEN") or game.headers.get("Variant"):
-                    continue
-                result = RESULTS.get(game.headers.get("Result", "*"))
-                board = game.board()
-                moves = list(game.mainline_moves())
-                for ply, mv in enumerate(moves):
-                    if ply >= 8 and not board.is_check() and not board.is_capture(mv):
+    for game in standard_games(sources):
+        result = RESULTS.get(game.headers.get("Result", "*"))
+        board = game.board()
+        moves = list(game.mainline_moves())
+        for ply, mv in enumerate(moves):
+            if ply >= 8 and not board.is_check() and not board.is_capture(mv):
+                key = board.epd()
+                if games and key not in seen:
+                    seen.add(key)
+                    yield board.fen(), result
+                if rng.random() < random_share:
+                    legal = list(board.legal_moves)
+                    other = rng.choice(legal)
+                    if not board.is_capture(other):
+                        board.push(other)
                         key = board.epd()
-                        if games and key not in seen:
+                        if (
+                            not board.is_check()
+                            and not board.is_game_over()
+                            and key not in seen
+                        ):
                             seen.add(key)
-                            yield board.fen(), result
-                        if rng.random() < random_share:
-                            legal = list(board.legal_moves)
-                            other = rng.choice(legal)
-                            if not board.is_capture(other):
-                                board.push(other)
-                                key = board.epd()
-                                if (
-                                    not board.is_check()
-                                    and not board.is_game_over()
-                                    and key not in seen
-                                ):
-                                    seen.add(key)
-                                    yield board.fen(), None
-                                board.pop()
-                    board.push(mv)
-
-
-class Stockfish:
-    """A Stockfish process spoken to directly, one search at a time."""
-
-    def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish ended")
-            if line.startswith(prefix):
-                return line
-
-    def score(self, fen, depth):
-        """The score in centipawns for the side to move (mates as +-3000)."""
-        self.send(f"position fen {fen}")
-        self.send(f"go depth {depth}")
-        score = 0
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish ended")
-            if line.startswith("bestmove"):
-                return score
-            words = line.split()
-            if "score" in words:
-                i = words.index("score")
-                kind, value = words[i + 1], int(words[i + 2])
-                if kind == "cp":
-                    score = value
-                else:
-                    score = 3000 if value > 0 else -3000
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait()
+                            yield board.fen(), None
+                        board.pop()
+            board.push(mv)
 
 
 def main():
