@@ -362,8 +362,9 @@ impl<'a, 'c> Worker<'a, 'c> {
         oracle.probe(&self.pos).map(|v| v.value(ply))
     }
 
-    /// The static evaluation: the network's, except where the hand-written evaluation knows
-    /// better (a draw by insufficient material, a bare king to be mated).
+    /// The static evaluation: the hand-written one with the network's correction, except where
+    /// the hand-written one alone knows better (a draw by insufficient material, a bare king to
+    /// be mated).
     fn evaluate(&mut self) -> Value {
         let pos = &self.pos;
         let kings = pos.by_role(Role::King);
