@@ -103,17 +103,18 @@ class Target:
 
 
 def expected_counts(tabla: Path, files: list[Path], targets: list[Target]) -> dict:
-    counts = {"games": 0, "plies": 0, "errors": 0}
+    counts = {"games": 0, "plies": 0, "errors": 0, "warnings": 0}
     for t in targets:
         counts[f"uci prefix {t.name}"] = 0
         counts[f"zobrist {t.name}"] = 0
     for path in files:
         totals = run(tabla, "pgn", "check", str(path), ok_codes=(0, 1)).splitlines()[-1]
-        m = re.fullmatch(r"games (\d+), moves (\d+), errors (\d+)", totals)
+        m = re.fullmatch(r"games (\d+), moves (\d+), errors (\d+), warnings (\d+)", totals)
         if not m:
             sys.exit(f"unexpected `tabla pgn check` summary for {path}: {totals!r}")
         counts["games"] += int(m[1])
         counts["plies"] += int(m[2])
+        counts["warnings"] += int(m[4])
         json_games = 0
         for line in run(tabla, "pgn", "json", str(path)).splitlines():
             game = json.loads(line)
@@ -143,6 +144,7 @@ def parquet_counts(out: Path, targets: list[Target]) -> dict:
         "games": one(f"SELECT count(*) FROM {games}"),
         "plies": one(f"SELECT sum(plies) FROM {games}"),
         "errors": one(f"SELECT count(error) FROM {games}"),
+        "warnings": one(f"SELECT sum(len(warnings)) FROM {games}"),
     }
     for t in targets:
         moves = ", ".join(f"'{m}'" for m in t.uci)

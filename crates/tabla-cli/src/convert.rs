@@ -68,9 +68,10 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> anyhow::Result<()> {
 
     writeln!(
         out,
-        "games {}, errors {}, positions {}, files {}",
+        "games {}, errors {}, warnings {}, positions {}, files {}",
         summary.games,
         summary.games_with_error,
+        summary.warnings,
         summary.positions,
         summary.files.len()
     )?;

@@ -10,17 +10,33 @@ use std::path::PathBuf;
 /// The `tabla pgn` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum PgnCommand {
-    /// Replay every game with legality; print each error with its location, then
-    /// `games <G>, moves <M>, errors <E>` (exit status 1 when there are errors).
-    Check(PgnFile),
+    /// Replay every game and its variations with legality; print each error (a game stopped
+    /// early) and each warning (something repaired or a side line cut short) with its location,
+    /// then `games <G>, moves <M>, errors <E>, warnings <W>` (exit status 1 when E > 0).
+    Check {
+        /// The input.
+        #[command(flatten)]
+        input: PgnFile,
+        /// Fail (exit status 1) on warnings too.
+        #[arg(long)]
+        strict: bool,
+    },
     /// The FEN of every mainline position of every game, one per line, games separated by an
     /// empty line (up to where a game stopped on an error).
     Fen(PgnFile),
     /// One JSON object per game (NDJSON): tags, result, start FEN, moves with SAN, long form, UCI,
-    /// FEN, comments, NAGs, clock/eval and variations; `error` when a game stopped early.
+    /// FEN, comments, NAGs, clock/eval and variations; `error` (null, or why the game stopped
+    /// early) and `warnings` (the texts `check` prints).
     Json(PgnFile),
-    /// The games again, in the PGN export format.
-    Fmt(PgnFile),
+    /// The games again, in the PGN export format, as repaired when read (warnings go to stderr).
+    Fmt {
+        /// The input.
+        #[command(flatten)]
+        input: PgnFile,
+        /// Write each game's errors and warnings into it as a comment before its moves.
+        #[arg(long)]
+        note_repairs: bool,
+    },
 }
 
 /// The input of a `tabla pgn` command.
@@ -34,17 +50,17 @@ pub struct PgnFile {
 /// Runs a `tabla pgn` subcommand.
 pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome> {
     match command {
-        PgnCommand::Check(input) => {
+        PgnCommand::Check { input, strict } => {
             let (reader, bar) = open(&input)?;
             let totals = tabla_pgn::check(reader, false, |game| {
-                for error in &game.errors {
-                    bar.suspend(|| writeln!(out, "{error}"))?;
+                for problem in &game.problems {
+                    bar.suspend(|| writeln!(out, "{}", problem_line(problem)))?;
                 }
                 Ok(())
             })?;
             bar.finish_and_clear();
             writeln!(out, "{totals}")?;
-            Ok(if totals.errors > 0 {
+            Ok(if totals.errors > 0 || (strict && totals.warnings > 0) {
                 Outcome::Failure
             } else {
                 Outcome::Success
@@ -64,10 +80,10 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
                 Ok(())
             })?;
             bar.finish_and_clear();
-            if totals.errors > 0 {
+            if totals.errors > 0 || totals.warnings > 0 {
                 eprintln!(
-                    "{} error(s): games stopped early (see `tabla pgn check`)",
-                    totals.errors
+                    "{} game(s) stopped early, {} warning(s) (see `tabla pgn check`)",
+                    totals.errors, totals.warnings
                 );
             }
             Ok(Outcome::Success)
@@ -80,14 +96,39 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
             bar.finish_and_clear();
             Ok(Outcome::Success)
         }
-        PgnCommand::Fmt(input) => {
+        PgnCommand::Fmt {
+            input,
+            note_repairs,
+        } => {
             let (reader, bar) = open(&input)?;
+            let options = tabla_pgn::WriteOptions::default();
             for game in tabla_pgn::Reader::new(reader).games() {
-                out.write_all(tabla_pgn::write_game(&game?).as_bytes())?;
+                let mut game = game?;
+                for problem in &game.problems {
+                    bar.suspend(|| eprintln!("{}", problem_line(problem)));
+                }
+                if note_repairs && !game.problems.is_empty() {
+                    let note: Vec<String> = game.problems.iter().map(problem_line).collect();
+                    let comment = tabla_pgn::Comment::parse(&format!("tabla: {}", note.join("; ")));
+                    match game.moves.nodes.first_mut() {
+                        Some(first) => first.comments_before.insert(0, comment),
+                        None => game.moves.comments.insert(0, comment),
+                    }
+                }
+                out.write_all(tabla_pgn::write_game_with(&game, &options).as_bytes())?;
             }
             bar.finish_and_clear();
             Ok(Outcome::Success)
         }
+    }
+}
+
+/// A problem as `check` prints it: errors as they display, warnings after `warning: `.
+fn problem_line(problem: &tabla_pgn::PgnError) -> String {
+    if problem.is_warning() {
+        format!("warning: {problem}")
+    } else {
+        problem.to_string()
     }
 }
 

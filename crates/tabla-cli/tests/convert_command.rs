@@ -221,7 +221,7 @@ fn every_shared_file_converts_to_python_chess_replay() {
     assert_eq!(
         run.last_line(),
         format!(
-            "games {}, errors 0, positions 0, files {}",
+            "games {}, errors 0, warnings 0, positions 0, files {}",
             expected.len(),
             { parquet_files(&out.join("games")).len() }
         )
@@ -284,7 +284,7 @@ fn positions_carry_polyglot_keys_up_to_max_ply() {
     assert_eq!(
         run.last_line(),
         format!(
-            "games {}, errors 0, positions {expected_rows}, files {}",
+            "games {}, errors 0, warnings 0, positions {expected_rows}, files {}",
             reference.len(),
             parquet_files(&out.join("games")).len() + parquet_files(&out.join("positions")).len()
         )
@@ -347,7 +347,10 @@ fn a_damaged_game_is_kept_with_its_error() {
         "1",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.last_line(), "games 3, errors 1, positions 0, files 1");
+    assert_eq!(
+        run.last_line(),
+        "games 3, errors 1, warnings 0, positions 0, files 1"
+    );
     let mut rows = games(&out);
     rows.sort_by(|a, b| a.event.cmp(&b.event));
     let summary: Vec<(Option<&str>, Vec<&str>, bool)> = rows

@@ -37,7 +37,7 @@ fn check_counts_every_file_like_python_chess() {
         let plies: u64 = games.iter().map(|g| g.0).sum();
         assert_eq!(
             run.last_line(),
-            format!("games {}, moves {plies}, errors 0", games.len()),
+            format!("games {}, moves {plies}, errors 0, warnings 0", games.len()),
             "{file}"
         );
         assert_eq!(run.code, 0, "{file}");
@@ -78,7 +78,7 @@ fn a_damaged_game_is_reported_and_the_next_is_read() {
     let path = common::scratch_file("damaged.pgn", pgn);
     let run = tabla(&["pgn", "check", path.to_str().expect("utf-8")]);
     assert_eq!(run.code, 1);
-    assert_eq!(run.last_line(), "games 3, moves 7, errors 1");
+    assert_eq!(run.last_line(), "games 3, moves 7, errors 1, warnings 0");
     // Game 2, line 7, column 13, move 2: the king cannot reach e3.
     assert!(
         run.stdout.starts_with("game 2, 7:13, move 2"),

@@ -38,11 +38,13 @@
 //! | `uci` | List\<Utf8\> | the mainline's moves in UCI (`e1g1` for castling, `0000` for a null move), up to the first move that cannot be played |
 //! | `plies` | UInt32 | how many moves `uci` holds |
 //! | `final_fen` | Utf8 | the position after them; null when the tags give no playable start |
-//! | `error` | Utf8 | null when the game replayed cleanly; else why replay stopped (or the first error met), as `line:column, move N: "token": reason` with the line counted from the game's first line |
+//! | `error` | Utf8 | null unless the game stopped early: why (an illegal, ambiguous or unreadable mainline move, an unplayable start, or a game too large to keep whole), as `line:column, move N: "token": reason` with the line counted from the game's first line |
+//! | `warnings` | List\<Utf8\> | what was repaired or skipped while reading (a stray character, `1/2` read as a draw, unescaped quotes in a tag...), in the same form; empty for a clean game |
 //! | `tags` | List\<Struct\<name, value\>\> | every other tag, in file order, and tags whose value did not fit their column's type or repeat one already stored, so no tag is lost |
 //!
-//! Variations are not replayed (the mainline is what the tables hold); comments, NAGs and
-//! variations stay in `movetext`.
+//! The tables hold the mainline; comments, NAGs and variations stay in `movetext`. Variations are
+//! replayed only for their warnings (a move that cannot be played there cuts the side line), so
+//! `error` and `warnings` say what `tabla pgn check` and `tabla pgn json` say of the same game.
 //!
 //! ## The `positions` table
 //! One row per position of each mainline, up to [`Options::max_ply`]: `zobrist` (UInt64, the
@@ -114,6 +116,8 @@ pub struct Summary {
     pub games: u64,
     /// Of them, games with their `error` set.
     pub games_with_error: u64,
+    /// Warnings over all games (entries of the `warnings` column).
+    pub warnings: u64,
     /// Rows of the positions table.
     pub positions: u64,
     /// Input bytes read, as stored (compressed bytes for zstd input).
@@ -197,6 +201,7 @@ pub fn convert_with(
             Ok(written) => {
                 summary.games += written.games;
                 summary.games_with_error += written.games_with_error;
+                summary.warnings += written.warnings;
                 summary.positions += written.positions;
                 summary.files.extend(written.files);
             }

@@ -201,6 +201,7 @@ pub(crate) struct Written {
     pub files: Vec<PathBuf>,
     pub games: u64,
     pub games_with_error: u64,
+    pub warnings: u64,
     pub positions: u64,
 }
 
@@ -258,6 +259,7 @@ impl<'a> Sink<'a> {
         open.builder.push(id, record, &tags, movetext, error);
         self.written.games += 1;
         self.written.games_with_error += u64::from(error.is_some());
+        self.written.warnings += record.warnings.len() as u64;
         if open.builder.rows() >= BATCH_ROWS || open.builder.bytes() >= BATCH_BYTES {
             self.flush_games(slot)?;
         }

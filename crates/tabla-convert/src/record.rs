@@ -72,8 +72,10 @@ pub(crate) struct GameRecord {
     pub uci_text: Arena,
     /// The position after the last mainline move played; empty when there is no start position.
     pub final_fen: Option<String>,
-    /// Why replay stopped, or the first error when it did not (see [`Recorder`]).
+    /// Why replay stopped early, if it did (see [`Recorder`]).
     pub error: Option<String>,
+    /// What was repaired or left out while reading, in the order met.
+    pub warnings: Vec<String>,
     /// The game was too large to keep whole: tags, moves or positions past [`MAX_ARENA`]
     /// bytes of text were dropped.
     pub cut: bool,
@@ -92,20 +94,22 @@ impl GameRecord {
     }
 }
 
-/// The [`ReplayVisitor`] filling a [`GameRecord`]. Variations are skipped: the tables hold the
-/// mainline only (its text stays in `movetext`).
+/// The [`ReplayVisitor`] filling a [`GameRecord`]. The tables hold the mainline only (the
+/// variations' text stays in `movetext`); variations are replayed for their warnings, as
+/// `tabla pgn check` does, and nothing else of them is kept.
 ///
 /// The `error` column takes the error that ended the mainline when there is one (an illegal,
-/// ambiguous or unreadable move, an unplayable start), else the first error met in the game
-/// (a malformed tag, a stray character...), else none.
+/// ambiguous or unreadable move, an unplayable start: [`tabla_pgn::Severity::Error`]); the
+/// `warnings` column every other problem met (a tag or character repaired or skipped...).
 #[derive(Debug)]
 pub(crate) struct Recorder {
     record: GameRecord,
     /// Keep positions up to this ply; `None` for no positions at all.
     positions_to: Option<u32>,
     ply: u32,
+    /// How deep in variations the replay is (0: the mainline).
+    depth: u32,
     last: Option<Position>,
-    mainline_ended: bool,
     /// The SAN of the move being played, between `before_move` and `after_move`.
     pending_san: String,
     pending_uci: String,
@@ -118,8 +122,8 @@ impl Recorder {
             record: GameRecord::default(),
             positions_to,
             ply: 0,
+            depth: 0,
             last: None,
-            mainline_ended: false,
             pending_san: String::new(),
             pending_uci: String::new(),
         }
@@ -184,11 +188,12 @@ impl ReplayVisitor for Recorder {
         r.uci_text.text.clear();
         r.final_fen = None;
         r.error = None;
+        r.warnings.clear();
         r.cut = false;
         r.positions.clear();
         self.ply = 0;
+        self.depth = 0;
         self.last = None;
-        self.mainline_ended = false;
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
@@ -212,6 +217,9 @@ impl ReplayVisitor for Recorder {
     }
 
     fn before_move(&mut self, pos: &Position, mv: Move, _token: SanToken<'_>) {
+        if self.depth > 0 {
+            return;
+        }
         self.pending_uci.clear();
         self.pending_san.clear();
         if mv.is_null() {
@@ -231,6 +239,9 @@ impl ReplayVisitor for Recorder {
     }
 
     fn after_move(&mut self, pos: &Position) {
+        if self.depth > 0 {
+            return;
+        }
         self.ply += 1;
         if self.keep_position() {
             self.pending_san.push_str(pos.check_suffix());
@@ -243,19 +254,21 @@ impl ReplayVisitor for Recorder {
     }
 
     fn begin_variation(&mut self) -> Skip {
-        Skip(true)
+        self.depth += 1;
+        Skip(false)
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     fn error(&mut self, error: PgnError) {
-        // Variations are skipped, so every move error is the mainline's.
-        let ends_mainline = error.depth == 0 && error.kind.ends_line();
-        if self.mainline_ended {
-            return;
+        let text = self.describe(&error);
+        if error.is_warning() {
+            self.record.warnings.push(text);
+        } else if self.record.error.is_none() {
+            self.record.error = Some(text);
         }
-        if ends_mainline || self.record.error.is_none() {
-            self.record.error = Some(self.describe(&error));
-        }
-        self.mainline_ended = ends_mainline;
     }
 
     fn end_game(&mut self) {

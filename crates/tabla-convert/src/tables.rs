@@ -89,6 +89,11 @@ fn uci_item() -> Field {
     Field::new("item", DataType::Utf8, false)
 }
 
+/// The `warnings` column's list item.
+fn warning_item() -> Field {
+    Field::new("item", DataType::Utf8, false)
+}
+
 /// The `games` table's schema.
 pub fn games_schema() -> SchemaRef {
     let mut fields = vec![Field::new("game_id", DataType::UInt64, false)];
@@ -106,6 +111,7 @@ pub fn games_schema() -> SchemaRef {
         Field::new("plies", DataType::UInt32, false),
         Field::new("final_fen", DataType::Utf8, true),
         Field::new("error", DataType::Utf8, true),
+        Field::new("warnings", DataType::List(Arc::new(warning_item())), false),
         Field::new("tags", DataType::List(Arc::new(tags_item())), false),
     ]);
     Arc::new(Schema::new(fields))
@@ -145,6 +151,7 @@ pub(crate) struct GamesBuilder {
     plies: UInt32Builder,
     final_fen: StringBuilder,
     error: StringBuilder,
+    warnings: ListBuilder<StringBuilder>,
     other_names: StringBuilder,
     other_values: StringBuilder,
     other_offsets: Vec<i32>,
@@ -234,6 +241,7 @@ impl GamesBuilder {
             plies: UInt32Builder::new(),
             final_fen: StringBuilder::new(),
             error: StringBuilder::new(),
+            warnings: ListBuilder::new(StringBuilder::new()).with_field(warning_item()),
             other_names: StringBuilder::new(),
             other_values: StringBuilder::new(),
             other_offsets: vec![0],
@@ -276,6 +284,10 @@ impl GamesBuilder {
         self.plies.append_value(record.uci.len() as u32);
         self.final_fen.append_option(record.final_fen.as_deref());
         self.error.append_option(error);
+        for warning in &record.warnings {
+            self.warnings.values().append_value(warning);
+        }
+        self.warnings.append(true);
         for &i in &tags.other {
             let (name, value) = &record.tags[i];
             self.other_names.append_value(record.tag_text.get(name));
@@ -305,6 +317,7 @@ impl GamesBuilder {
         columns.push(Arc::new(self.plies.finish()));
         columns.push(Arc::new(self.final_fen.finish()));
         columns.push(Arc::new(self.error.finish()));
+        columns.push(Arc::new(self.warnings.finish()));
         let pairs = StructArray::try_new(
             tag_fields(),
             vec![

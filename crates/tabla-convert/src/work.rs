@@ -190,7 +190,8 @@ impl<'a> Job<'a> {
         let mut w = Worker {
             job: self,
             sink: Sink::new(&self.plan, worker),
-            replayer: Replayer::new(Recorder::new(self.positions_to)),
+            replayer: Replayer::new(Recorder::new(self.positions_to))
+                .with_max_depth(tabla_pgn::MAX_TREE_DEPTH),
         };
         loop {
             let next = self.next();

@@ -155,7 +155,7 @@ fn main() -> std::io::Result<()> {
                 let game = game?;
                 games += 1;
                 plies += game.mainline().len() as u64;
-                errors += game.errors.len() as u64;
+                errors += game.problems.len() as u64;
             }
         }
         "pgn-reader-replay" | "pgn-reader-fens" => {

@@ -31,7 +31,7 @@ fn empty_game() -> Game {
         start: None,
         moves: Line::default(),
         outcome: None,
-        errors: Vec::new(),
+        problems: Vec::new(),
     }
 }
 
@@ -151,7 +151,7 @@ impl ReplayVisitor for TreeBuilder {
     }
 
     fn error(&mut self, error: PgnError) {
-        self.game().errors.push(error);
+        self.game().problems.push(error);
     }
 
     fn end_game(&mut self) -> Game {

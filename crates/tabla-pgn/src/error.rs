@@ -37,9 +37,10 @@ pub enum ErrorKind {
     /// A `[` that does not make a tag pair `[Name "value"]` on one line.
     #[error("malformed tag pair (expected [Name \"value\"] on one line)")]
     MalformedTag,
-    /// A `{` comment still open at the end of the input, or at a line that starts like a tag
-    /// pair (which ends it, so that a comment left open cannot swallow the games after it).
-    #[error("comment not closed (no '}}' before the end of the input or the next tag pair)")]
+    /// A `{` comment still open at the end of the input, or at a line where a game starts
+    /// (which ends it, so that a comment left open cannot swallow the games after it: see
+    /// [`crate::find_game_start`] for the rule).
+    #[error("comment not closed (no '}}' before the end of the input or the next game's tags)")]
     UnterminatedComment,
     /// A `)` with no open variation.
     #[error("')' closes no variation")]
@@ -59,9 +60,21 @@ pub enum ErrorKind {
     /// A `$` not followed by a number from 0 to 255.
     #[error("not a NAG (expected $0 to $255)")]
     InvalidNag,
-    /// A character that starts no token of PGN movetext.
-    #[error("unexpected character")]
+    /// A character that starts no token of PGN movetext; it is skipped.
+    #[error("unexpected character, skipped")]
     UnexpectedCharacter,
+    /// A token that cannot be movetext (no move, number, NAG or result looks like it, e.g. a
+    /// word); it is skipped. A token shaped like a move that does not resolve (`Nf9`, an
+    /// illegal `Nf3`) is an error instead.
+    #[error("not movetext, skipped")]
+    NotMovetext,
+    /// `1/2` as the termination marker, read as the draw `1/2-1/2`.
+    #[error("'1/2' read as the draw result 1/2-1/2")]
+    AbbreviatedDraw,
+    /// Quotes inside a tag value that are not escaped (`[White ""Socrates""]`): the value is
+    /// read up to the last quote before the `]` that closes the tag.
+    #[error("unescaped quotes in the tag value, read up to the last quote before ']'")]
+    UnescapedQuotes,
     /// A token longer than the reader's buffer limit; it is skipped.
     #[error("token longer than the reader's limit of {limit} bytes")]
     TokenTooLong {
@@ -86,6 +99,17 @@ impl ErrorKind {
     }
 }
 
+/// How much a problem in a game matters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The game stopped early: a mainline move that cannot be played (illegal, ambiguous,
+    /// unreadable), or no playable start (an invalid `FEN` tag, an unsupported variant).
+    Error,
+    /// Something was repaired or left out, and the mainline is complete: a syntax slip skipped
+    /// or read leniently, or a side line cut short by a move that cannot be played there.
+    Warning,
+}
+
 /// The move at which something happened: the full-move number and the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MoveNumber {
@@ -107,7 +131,8 @@ impl fmt::Display for MoveNumber {
 /// An error in a game: the game's number in the input, where, the move number when the game had
 /// started moving, the token and the reason.
 ///
-/// Displays as `game 3, 45:12, move 17...: "Nxe5": illegal move in this position`.
+/// Displays as `game 3, 45:12, move 17...: "Nxe5": illegal move in this position`; `tabla pgn
+/// check` prints warnings ([`PgnError::is_warning`]) with `warning: ` before that.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
     /// The game's number among the games read (from 1).
@@ -123,6 +148,32 @@ pub struct PgnError {
     pub token: String,
     /// Why.
     pub kind: ErrorKind,
+}
+
+impl PgnError {
+    /// [`Severity::Error`] for a problem that stopped the mainline (or the whole movetext),
+    /// [`Severity::Warning`] for everything else.
+    ///
+    /// ```
+    /// use tabla_pgn::{Reader, Severity};
+    /// let pgn = "1. e4 e5 (1... c5 2. Ke3) 2. Nf3 } Nc6 3. Bb9 *";
+    /// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+    /// let severities: Vec<_> = game.problems.iter().map(|p| p.severity()).collect();
+    /// assert_eq!(severities, [Severity::Warning, Severity::Warning, Severity::Error]);
+    /// assert_eq!(game.mainline().count(), 4);
+    /// ```
+    pub fn severity(&self) -> Severity {
+        if self.depth == 0 && self.kind.ends_line() {
+            Severity::Error
+        } else {
+            Severity::Warning
+        }
+    }
+
+    /// `true` for a [`Severity::Warning`].
+    pub fn is_warning(&self) -> bool {
+        self.severity() == Severity::Warning
+    }
 }
 
 impl fmt::Display for PgnError {

@@ -25,10 +25,8 @@ struct JsonGame<'a> {
     result: &'a str,
     start_fen: Option<String>,
     moves: Vec<JsonMove<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    errors: Vec<String>,
+    warnings: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -89,8 +87,9 @@ fn json_move(node: &Node) -> JsonMove<'_> {
 /// `result`, `start_fen` (`null` when the tags give no playable start), `moves` (each with
 /// `san`, `lan` in the long form, `uci`, `fen` after the move, `comments`, `nags`, `clock` and
 /// `emt` in seconds, `eval` as `{"centipawns": n}` or `{"mate": n}`, `shapes` as `"Ge2e4"`, and
-/// `variations`, lists of moves of the same shape), `error` with the message of the error that
-/// stopped the mainline when one did, and `errors` with every error when there were any.
+/// `variations`, lists of moves of the same shape), `error` (`null`, or the message of the error
+/// that stopped the game early) and `warnings` (a list of what was repaired or cut short, each as
+/// `tabla pgn check` prints it: `warning: game 1, 1:40, ...`).
 ///
 /// ```
 /// use tabla_pgn::{Reader, game_json};
@@ -104,6 +103,7 @@ fn json_move(node: &Node) -> JsonMove<'_> {
 /// assert_eq!(json["moves"][0]["eval"]["centipawns"], 17);
 /// assert_eq!(json["moves"].as_array().unwrap().len(), 2);
 /// assert!(json["error"].as_str().unwrap().contains("illegal"));
+/// assert_eq!(json["warnings"].as_array().unwrap().len(), 0);
 /// ```
 pub fn game_json(game: &Game) -> String {
     let value = JsonGame {
@@ -111,12 +111,8 @@ pub fn game_json(game: &Game) -> String {
         result: game.result(),
         start_fen: game.start.as_ref().map(crate::fen),
         moves: json_line(&game.moves),
-        error: game
-            .errors
-            .iter()
-            .find(|e| e.depth == 0 && e.kind.ends_line())
-            .map(|e| e.to_string()),
-        errors: game.errors.iter().map(|e| e.to_string()).collect(),
+        error: game.error().map(|e| e.to_string()),
+        warnings: game.warnings().map(|w| format!("warning: {w}")).collect(),
     };
     // Only strings, numbers and lists: serialising cannot fail.
     serde_json::to_string(&value).unwrap_or_default()

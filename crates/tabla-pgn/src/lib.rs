@@ -42,7 +42,7 @@ mod writer;
 
 pub use builder::{GameTree, MAX_TREE_DEPTH, TreeBuilder};
 pub use comment::{Comment, Eval, Shape};
-pub use error::{ErrorKind, MoveNumber, PgnError};
+pub use error::{ErrorKind, MoveNumber, PgnError, Severity};
 pub use fen::{fen, push_fen};
 pub use games::Games;
 pub use json::game_json;

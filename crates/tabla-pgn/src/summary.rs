@@ -1,5 +1,5 @@
 //! A light replay for checking files and listing positions: the mainline's length, its FENs if
-//! asked, the final position and the errors, without building a tree.
+//! asked, the final position and the problems (errors and warnings), without building a tree.
 
 use crate::{GameStart, Location, PgnError, Reader, ReplayVisitor, Replayer, Skip};
 use std::io::{self, Read};
@@ -18,8 +18,21 @@ pub struct GameSummary {
     pub fens: Vec<String>,
     /// The position after the last mainline move; `None` when the game has no start position.
     pub final_position: Option<Position>,
-    /// The errors, in the order met.
-    pub errors: Vec<PgnError>,
+    /// The problems, in the order met: at most one error, any number of warnings (see
+    /// [`crate::Game::problems`]).
+    pub problems: Vec<PgnError>,
+}
+
+impl GameSummary {
+    /// The error that stopped the game early, if any.
+    pub fn error(&self) -> Option<&PgnError> {
+        self.problems.iter().find(|p| !p.is_warning())
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &PgnError> {
+        self.problems.iter().filter(|p| p.is_warning())
+    }
 }
 
 /// A [`ReplayVisitor`] giving a [`GameSummary`] per game; variations are replayed for their
@@ -43,7 +56,7 @@ impl Summarize {
                 plies: 0,
                 fens: Vec::new(),
                 final_position: None,
-                errors: Vec::new(),
+                problems: Vec::new(),
             },
         }
     }
@@ -59,7 +72,7 @@ impl ReplayVisitor for Summarize {
         self.summary.plies = 0;
         self.summary.fens.clear();
         self.summary.final_position = None;
-        self.summary.errors.clear();
+        self.summary.problems.clear();
     }
 
     fn end_tags(&mut self) -> Skip {
@@ -95,14 +108,14 @@ impl ReplayVisitor for Summarize {
     }
 
     fn error(&mut self, error: PgnError) {
-        self.summary.errors.push(error);
+        self.summary.problems.push(error);
     }
 
     fn end_game(&mut self) -> GameSummary {
         GameSummary {
             fens: std::mem::take(&mut self.summary.fens),
             final_position: self.summary.final_position.take(),
-            errors: std::mem::take(&mut self.summary.errors),
+            problems: std::mem::take(&mut self.summary.problems),
             ..self.summary
         }
     }
@@ -115,17 +128,19 @@ pub struct CheckTotals {
     pub games: u64,
     /// Mainline moves replayed.
     pub moves: u64,
-    /// Errors found.
+    /// Games that stopped early (each has one [`crate::Severity::Error`]).
     pub errors: u64,
+    /// Warnings, over all games.
+    pub warnings: u64,
 }
 
 impl std::fmt::Display for CheckTotals {
-    /// `games <G>, moves <M>, errors <E>`.
+    /// `games <G>, moves <M>, errors <E>, warnings <W>`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "games {}, moves {}, errors {}",
-            self.games, self.moves, self.errors
+            "games {}, moves {}, errors {}, warnings {}",
+            self.games, self.moves, self.errors, self.warnings
         )
     }
 }
@@ -136,15 +151,18 @@ impl std::fmt::Display for CheckTotals {
 ///
 /// ```
 /// use tabla_pgn::check;
-/// let pgn = "1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
-/// let mut errors = Vec::new();
+/// let pgn = "1. e4 e5 2. Ke3 *\n\n1. d4 d5 } *\n";
+/// let mut problems = Vec::new();
 /// let totals = check(pgn.as_bytes(), false, |g| {
-///     errors.extend(g.errors.iter().map(|e| e.to_string()));
+///     problems.extend(g.problems.iter().map(|e| e.to_string()));
 ///     Ok(())
 /// })
 /// .unwrap();
-/// assert_eq!(totals.to_string(), "games 2, moves 4, errors 1");
-/// assert_eq!(errors, ["game 1, 1:13, move 2.: \"Ke3\": illegal move in this position"]);
+/// assert_eq!(totals.to_string(), "games 2, moves 4, errors 1, warnings 1");
+/// assert_eq!(problems, [
+///     "game 1, 1:13, move 2.: \"Ke3\": illegal move in this position",
+///     "game 2, 3:10, move 2.: \"}\": unexpected character, skipped",
+/// ]);
 /// ```
 pub fn check<R: Read>(
     input: R,
@@ -152,12 +170,15 @@ pub fn check<R: Read>(
     mut on_game: impl FnMut(&GameSummary) -> io::Result<()>,
 ) -> io::Result<CheckTotals> {
     let mut reader = Reader::new(input);
-    let mut visitor = Replayer::new(Summarize::new(with_fens));
+    let mut visitor =
+        Replayer::new(Summarize::new(with_fens)).with_max_depth(crate::MAX_TREE_DEPTH);
     let mut totals = CheckTotals::default();
     while let Some(summary) = reader.read_game(&mut visitor)? {
         totals.games += 1;
         totals.moves += summary.plies as u64;
-        totals.errors += summary.errors.len() as u64;
+        let warnings = summary.problems.iter().filter(|p| p.is_warning()).count();
+        totals.errors += u64::from(warnings < summary.problems.len());
+        totals.warnings += warnings as u64;
         on_game(&summary)?;
     }
     Ok(totals)

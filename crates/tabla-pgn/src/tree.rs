@@ -13,15 +13,16 @@ pub struct Game {
     pub location: Location,
     /// The tag pairs in the order written (names and values decoded).
     pub tags: Vec<(String, String)>,
-    /// The start position; `None` when the tags give none that can be played (see `errors`).
+    /// The start position; `None` when the tags give none that can be played (see `problems`).
     pub start: Option<Position>,
     /// The moves played from the start position, with their variations.
     pub moves: Line,
     /// The termination marker of the movetext, when there was one.
     pub outcome: Option<Outcome>,
-    /// What went wrong while reading: each error ended its line (or only its token, for syntax
-    /// errors), never the game.
-    pub errors: Vec<PgnError>,
+    /// What went wrong while reading, in the order met: at most one error (the mainline stopped
+    /// there, see [`Game::error`]) and any number of warnings (repairs, side lines cut short:
+    /// [`Game::warnings`]). No problem ever ends the reading of the games after this one.
+    pub problems: Vec<PgnError>,
 }
 
 /// A sequence of moves: the mainline, or a variation.
@@ -104,6 +105,17 @@ impl Game {
             .last()
             .map(|n| &n.position)
             .or(self.start.as_ref())
+    }
+
+    /// The error that stopped the game early, if any ([`crate::Severity::Error`]).
+    pub fn error(&self) -> Option<&PgnError> {
+        self.problems.iter().find(|p| !p.is_warning())
+    }
+
+    /// The warnings: what was repaired or cut short while the mainline stayed complete
+    /// ([`crate::Severity::Warning`]).
+    pub fn warnings(&self) -> impl Iterator<Item = &PgnError> {
+        self.problems.iter().filter(|p| p.is_warning())
     }
 
     /// The result: the movetext's termination marker, else the `Result` tag, else `*`.

@@ -66,11 +66,11 @@ fn every_file_matches_python_chess() {
                 .map(|p| p.to_fen())
                 .unwrap_or_default();
             assert_eq!(
-                (g.plies, fen.as_str(), g.errors.len()),
+                (g.plies, fen.as_str(), g.problems.len()),
                 (e.plies, e.fen.as_str(), e.errors),
                 "{name}: game {} ({:?})",
                 i + 1,
-                g.errors
+                g.problems
             );
         }
     }

@@ -12,8 +12,8 @@ fn read_all(pgn: &str) -> Vec<Game> {
 }
 
 fn only_error(game: &Game) -> &PgnError {
-    assert_eq!(game.errors.len(), 1, "{:?}", game.errors);
-    &game.errors[0]
+    assert_eq!(game.problems.len(), 1, "{:?}", game.problems);
+    &game.problems[0]
 }
 
 fn sans(game: &Game) -> Vec<&str> {
@@ -90,7 +90,7 @@ fn unknown_variant_skips_only_that_game() {
     );
     assert!(e.to_string().contains("unsupported variant \"Atomic\""));
     assert!(games[0].start.is_none() && games[0].moves.nodes.is_empty());
-    assert!(games[1].errors.is_empty());
+    assert!(games[1].problems.is_empty());
     assert_eq!(sans(&games[1]), ["e4"]);
 }
 
@@ -115,9 +115,9 @@ fn malformed_tags_keep_the_rest() {
     let pgn = "[Event \"unterminated]\n[White]\n[Black \"B\"]\n\n1. e4 *";
     let games = read_all(pgn);
     assert_eq!(games.len(), 1);
-    let kinds: Vec<_> = games[0].errors.iter().map(|e| &e.kind).collect();
+    let kinds: Vec<_> = games[0].problems.iter().map(|e| &e.kind).collect();
     assert_eq!(kinds, [&ErrorKind::MalformedTag, &ErrorKind::MalformedTag]);
-    assert_eq!(games[0].errors[1].location.line, 2);
+    assert_eq!(games[0].problems[1].location.line, 2);
     assert_eq!(games[0].tag("Black"), Some("B"));
     assert_eq!(sans(&games[0]), ["e4"]);
 }
@@ -182,7 +182,7 @@ fn variation_without_move() {
 fn invalid_nags() {
     let games = read_all("1. e4 $256 e5 !!! 2. Nf3 $ *");
     let kinds: Vec<_> = games[0]
-        .errors
+        .problems
         .iter()
         .map(|e| (&e.kind, e.token.as_str()))
         .collect();
@@ -201,7 +201,7 @@ fn invalid_nags() {
 fn unexpected_character() {
     let games = read_all("1. e4 } e5 \" 2. Nf3 *");
     let kinds: Vec<_> = games[0]
-        .errors
+        .problems
         .iter()
         .map(|e| (&e.kind, e.token.as_str()))
         .collect();
@@ -244,12 +244,12 @@ fn a_damaged_game_does_not_hide_the_games_after_it() {
                [Event \"3\"]\n\n1. c4 e5 2. Nc3 1/2-1/2\n";
     let games = read_all(pgn);
     assert_eq!(games.len(), 3);
-    assert!(games[0].errors.is_empty() && games[2].errors.is_empty());
+    assert!(games[0].problems.is_empty() && games[2].problems.is_empty());
     assert_eq!(sans(&games[0]), ["e4", "e5", "Nf3"]);
     assert_eq!(sans(&games[1]), ["d4", "d5"]);
-    assert_eq!(games[1].errors[0].kind, ErrorKind::IllegalMove);
-    assert_eq!(games[1].errors[0].game, 2);
-    assert_eq!(games[1].errors[0].location.line, 7);
+    assert_eq!(games[1].problems[0].kind, ErrorKind::IllegalMove);
+    assert_eq!(games[1].problems[0].game, 2);
+    assert_eq!(games[1].problems[0].location.line, 7);
     assert_eq!(sans(&games[2]), ["c4", "e5", "Nc3"]);
     assert_eq!(games[2].tag("Event"), Some("3"));
     assert_eq!(games[2].outcome, Some(tabla_pgn::Outcome::Draw));

@@ -37,7 +37,7 @@ fn check_totals_match_the_reference() {
     }
     let damaged = "1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
     let totals = check(damaged.as_bytes(), false, |_| Ok(())).expect("in memory");
-    assert_eq!(totals.to_string(), "games 2, moves 4, errors 1");
+    assert_eq!(totals.to_string(), "games 2, moves 4, errors 1, warnings 0");
 }
 
 #[test]
@@ -114,5 +114,6 @@ fn json_shape() {
             .expect("variations")
             .is_empty()
     );
-    assert!(json.get("error").is_none());
+    assert!(json["error"].is_null());
+    assert_eq!(json["warnings"], serde_json::json!([]));
 }

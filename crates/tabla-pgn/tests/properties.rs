@@ -74,7 +74,7 @@ proptest! {
         let pgn = format!("[Event \"random\"]\n\n{}\n", movetext(&steps));
         let first = read_all(pgn.as_bytes());
         prop_assert_eq!(first.len(), 1);
-        prop_assert!(first[0].errors.is_empty(), "{:?}\n{}", first[0].errors, pgn);
+        prop_assert!(first[0].problems.is_empty(), "{:?}\n{}", first[0].problems, pgn);
         let written = write_game(&first[0]);
         let second = read_all(written.as_bytes());
         prop_assert_eq!(second.len(), 1);

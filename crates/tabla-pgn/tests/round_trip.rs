@@ -54,10 +54,10 @@ fn every_corpus_file_round_trips() {
             assert_eq!(again.len(), 1, "{name} game {}: {written}", game.number);
             let again = &again[0];
             assert!(
-                again.errors.is_empty(),
+                again.problems.is_empty(),
                 "{name} game {}: {:?}",
                 game.number,
-                again.errors
+                again.problems
             );
             let context = format!("{name} game {}", game.number);
             assert_same_text(&dump_moves(again), &dump_moves(game), &context);

@@ -22,7 +22,7 @@ fn tag_escapes_and_two_tags_on_a_line() {
     assert_eq!(g.tag("Event"), Some(r#"A "quoted" \ back"#));
     assert_eq!(g.tag("Site"), Some("S"));
     assert_eq!(g.tag("White"), Some("W"));
-    assert!(g.errors.is_empty());
+    assert!(g.problems.is_empty());
     // And they are escaped again on output.
     assert!(write_game(g).contains(r#"[Event "A \"quoted\" \\ back"]"#));
 }
@@ -35,7 +35,7 @@ fn comments_of_every_kind_and_escape_lines() {
     assert_eq!(sans(g), ["e4", "e5", "Nf3", "Nc6"]);
     assert_eq!(g.moves.nodes[0].comments_after[0].text, "rest of line");
     assert_eq!(g.moves.nodes[1].comments_after[0].text, "spans two lines");
-    assert!(g.errors.is_empty(), "{:?}", g.errors);
+    assert!(g.problems.is_empty(), "{:?}", g.problems);
 }
 
 #[test]
@@ -49,7 +49,7 @@ fn move_numbers_missing_repeated_or_glued() {
     ] {
         let g = &read_all(pgn.as_bytes())[0];
         assert_eq!(sans(g), ["e4", "e5", "Nf3", "Nc6"], "{pgn}");
-        assert!(g.errors.is_empty(), "{pgn}: {:?}", g.errors);
+        assert!(g.problems.is_empty(), "{pgn}: {:?}", g.problems);
     }
 }
 
@@ -87,7 +87,7 @@ fn nags_and_suffix_glyphs() {
             vec![255, 0, 18]
         ]
     );
-    assert!(g.errors.is_empty());
+    assert!(g.problems.is_empty());
     assert!(
         write_game(g)
             .contains("1. e4 $1 e5 $2 2. Nf3 $3 Nc6 $4 3. Bb5 $5 a6 $6 $10 4. Ba4 $255 $0 $18")
@@ -99,7 +99,7 @@ fn variations_nest_and_may_open_with_a_comment_or_nag() {
     let pgn = "1. e4 ( {Or} $140 1. d4 d5 ( 1... Nf6 2. c4 ( 2. Nf3 g6 ( 2... e6 ) ) ) 2. c4 ) \
                1... e5 ( 1... c5 ) *";
     let g = &read_all(pgn.as_bytes())[0];
-    assert!(g.errors.is_empty(), "{:?}", g.errors);
+    assert!(g.problems.is_empty(), "{:?}", g.problems);
     assert_eq!(sans(g), ["e4", "e5"]);
     let d4_line = &g.moves.nodes[0].variations[0];
     let d4 = &d4_line.nodes[0];
@@ -129,13 +129,13 @@ fn deep_nesting_is_read_and_bounded_in_trees() {
         )))
         .expect("reads")
         .expect("a game");
-    assert!(summary.errors.is_empty());
+    assert!(summary.problems.is_empty());
     assert_eq!(summary.plies, 1);
     // Trees stop at MAX_TREE_DEPTH, with an error, and can be written, compared and dropped.
     let g = &read_all(pgn.as_bytes())[0];
-    assert_eq!(g.errors.len(), 1);
+    assert_eq!(g.problems.len(), 1);
     assert_eq!(
-        g.errors[0].kind,
+        g.problems[0].kind,
         ErrorKind::VariationTooDeep {
             limit: MAX_TREE_DEPTH
         }
@@ -156,7 +156,7 @@ fn deep_nesting_is_read_and_bounded_in_trees() {
 #[test]
 fn null_moves() {
     let g = &read_all(b"1. e4 -- 2. d4 Z0 3. c4 e5 *")[0];
-    assert!(g.errors.is_empty(), "{:?}", g.errors);
+    assert!(g.problems.is_empty(), "{:?}", g.problems);
     assert_eq!(sans(g), ["e4", "--", "d4", "--", "c4", "e5"]);
     assert_eq!(
         g.final_position().expect("start").to_fen(),
@@ -220,7 +220,7 @@ fn tags_only_and_movetext_only() {
 fn setup_and_fen_start_positions() {
     let pgn = "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]\n\n40... Kd7 41. e4 *";
     let g = &read_all(pgn.as_bytes())[0];
-    assert!(g.errors.is_empty(), "{:?}", g.errors);
+    assert!(g.problems.is_empty(), "{:?}", g.problems);
     assert_eq!(sans(g), ["Kd7", "e4"]);
     assert_eq!(
         g.final_position().expect("start").to_fen(),
@@ -255,7 +255,7 @@ fn comment_commands() {
 #[test]
 fn text_evaluations_and_ep_marks() {
     let g = &read_all(b"1. e4 d5 2. e5 f5 3. exf6 e.p. += 3... Nxf6 -/+ *")[0];
-    assert!(g.errors.is_empty(), "{:?}", g.errors);
+    assert!(g.problems.is_empty(), "{:?}", g.problems);
     assert_eq!(sans(g), ["e4", "d5", "e5", "f5", "exf6", "Nxf6"]);
     assert_eq!(g.moves.nodes[4].nags, [Nag(14)]);
     assert_eq!(g.moves.nodes[5].nags, [Nag(17)]);

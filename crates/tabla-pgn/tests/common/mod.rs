@@ -83,7 +83,7 @@ pub fn dump_game(game: &Game) -> String {
         game.tags,
         dump_moves(game),
         game.outcome,
-        game.errors
+        game.problems
             .iter()
             .map(|e| (e.kind.clone(), e.token.clone(), e.move_number, e.depth))
             .collect::<Vec<_>>()
