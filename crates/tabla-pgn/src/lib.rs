@@ -28,6 +28,7 @@ mod builder;
 mod comment;
 mod error;
 mod fen;
+mod game_start;
 mod games;
 mod json;
 mod reader;

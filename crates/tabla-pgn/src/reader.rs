@@ -6,6 +6,7 @@
 //! current token and a little look-ahead, so memory does not depend on the size of the input;
 //! it grows only for a token longer than itself (a huge comment), up to [`MAX_BUFFER`].
 
+use crate::game_start::{LineKind, classify, has_tag_opening, parse_tag, starts_with_tag_pair};
 use crate::scan;
 use crate::{ErrorKind, GameStart, Location, Nag, Outcome, RawComment, RawTag, SanToken, Visitor};
 use memchr::{memchr, memchr_iter, memrchr};
@@ -47,7 +48,7 @@ enum Found {
 enum CommentEnd {
     /// At its `}`.
     Close(usize),
-    /// At a line end followed by what looks like a tag pair.
+    /// At a line end followed by a line where a game starts.
     Cut(usize),
     /// At the end of the input.
     Eof,
@@ -99,6 +100,8 @@ pub struct Reader<R> {
     line: u64,
     line_start: u64,
     games: u64,
+    /// The line (from 1) of the last tag pair read; 0 before any.
+    tag_line: u64,
     /// Stop before a game that starts at or after this offset (a range's end).
     stop_at: Option<u64>,
     /// The most the buffer may grow to.
@@ -123,6 +126,7 @@ impl<R: Read> Reader<R> {
             line: 1,
             line_start: offset,
             games: 0,
+            tag_line: 0,
             stop_at: None,
             max_buffer: MAX_BUFFER,
         }
@@ -374,11 +378,19 @@ impl<R: Read> Reader<R> {
                     self.read_tag(visitor)?;
                 }
                 Some(b'%') if self.offset() == self.line_start => self.skip_line()?,
-                // A comment over several lines ends the tag section, as it does for the range
-                // reader's search for game starts (see `split`).
+                // A comment over several lines, or one that begins a line and is followed by
+                // more on it, ends the tag section (see `game_start`).
                 Some(b'{') => {
+                    let line = self.line;
+                    let begins_line = self.tag_line != line;
                     if self.read_brace_comment(visitor, false)? {
                         return Ok(());
+                    }
+                    if begins_line {
+                        self.skip_whitespace()?;
+                        if self.line == line && self.pos < self.end {
+                            return Ok(());
+                        }
                     }
                 }
                 Some(b';') => self.read_line_comment(visitor, false)?,
@@ -392,6 +404,7 @@ impl<R: Read> Reader<R> {
     /// the whole line is brought in and parsed again.
     fn read_tag<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
         let location = self.location();
+        self.tag_line = self.line;
         let mut parsed = parse_tag(self.available());
         if parsed.is_err() && !self.eof && memchr(b'\n', self.available()).is_none() {
             if self.find_from(0, b'\n')? == Found::Full {
@@ -414,6 +427,9 @@ impl<R: Read> Reader<R> {
                     &bytes[tag.name.0..tag.name.1],
                     RawTag(&bytes[tag.value.0..tag.value.1]),
                 );
+                if tag.repaired {
+                    visitor.syntax_error(ErrorKind::UnescapedQuotes, &bytes[..tag.len], location);
+                }
                 self.pos += tag.len;
             }
             Err(len) => {
@@ -495,6 +511,13 @@ impl<R: Read> Reader<R> {
                         Some((Outcome::BlackWins, 3))
                     } else if rest.starts_with(b"1/2-1/2") {
                         Some((Outcome::Draw, 7))
+                    } else if rest.starts_with(b"1/2")
+                        && rest.get(3).is_none_or(|&c| DELIMITER[c as usize])
+                    {
+                        if !quiet {
+                            visitor.syntax_error(ErrorKind::AbbreviatedDraw, b"1/2", self.location());
+                        }
+                        Some((Outcome::Draw, 3))
                     } else {
                         None
                     };
@@ -588,6 +611,11 @@ impl<R: Read> Reader<R> {
         quiet: bool,
     ) -> io::Result<bool> {
         let location = self.location();
+        // The comment's first line is a tag line when a tag pair was read on it, or when its text
+        // holds `[` and a letter (nothing else before the `{` can: see `game_start`).
+        let first_line_tagged = self.tag_line == self.line;
+        // The kind of the nearest non-transparent line so far, for the game-start rule.
+        let mut previous = LineKind::Other;
         // One scan for the closing brace and the line ends before it, which are counted here.
         let mut from = 1;
         let mut newlines = 0;
@@ -599,17 +627,20 @@ impl<R: Read> Reader<R> {
                 }
                 Some(i) => {
                     let at = from + i;
-                    // A line starting like a tag pair ends a comment left open, so that it
-                    // cannot swallow the games after it.
-                    while self.end - self.pos < at + 3 && !self.eof {
-                        if self.fill()? == Fill::Full {
-                            break;
+                    let line = &self.buf[self.pos + from..self.pos + at];
+                    let kind = if newlines == 0 {
+                        if first_line_tagged || has_tag_opening(line) {
+                            LineKind::Tag
+                        } else {
+                            LineKind::Other
                         }
+                    } else {
+                        classify(line)
+                    };
+                    if kind != LineKind::Transparent {
+                        previous = kind;
                     }
-                    let next = &self.buf[self.pos + at + 1..self.end];
-                    if next.first() == Some(&b'[')
-                        && next.get(1).is_some_and(u8::is_ascii_alphabetic)
-                    {
+                    if previous != LineKind::Tag && self.game_starts_after(at)? {
                         break CommentEnd::Cut(at);
                     }
                     newlines += 1;
@@ -657,6 +688,23 @@ impl<R: Read> Reader<R> {
         }
         self.pos = (self.pos + end + 1).min(self.end);
         Ok(newlines > 0)
+    }
+
+    /// `true` when the line after the line end `at` bytes after the read position begins with a
+    /// well-formed tag pair (the rest of the game-start rule is the caller's).
+    fn game_starts_after(&mut self, at: usize) -> io::Result<bool> {
+        while self.end - self.pos < at + 3 && !self.eof {
+            if self.fill()? == Fill::Full {
+                break;
+            }
+        }
+        let next = &self.buf[self.pos + at + 1..self.end];
+        if !(next.first() == Some(&b'[') && next.get(1).is_some_and(u8::is_ascii_alphabetic)) {
+            return Ok(false);
+        }
+        // The whole line, for the tag pair's closing quote and bracket.
+        self.find_from(at + 1, b'\n')?;
+        Ok(starts_with_tag_pair(&self.buf[self.pos + at + 1..self.end]))
     }
 
     fn read_line_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<()> {
@@ -853,66 +901,4 @@ fn evaluation_nag(text: &[u8]) -> Option<Nag> {
 /// Strips a trailing `\r`.
 fn trim_line_end(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-/// Byte ranges of a parsed tag pair within its line, and how many bytes it took.
-struct TagPair {
-    name: (usize, usize),
-    value: (usize, usize),
-    len: usize,
-}
-
-/// Parses `[Name "value"]` at the start of `bytes`, whose first line (up to the first `\n`, or
-/// all of them) is the tag's line. On error, returns how many bytes to skip: through the next
-/// `]` of the line, or the whole line.
-fn parse_tag(bytes: &[u8]) -> Result<TagPair, usize> {
-    let line_len = || memchr(b'\n', bytes).unwrap_or(bytes.len());
-    let skip = || {
-        let line = &bytes[..line_len()];
-        memchr(b']', line).map_or(line.len(), |i| i + 1)
-    };
-    let at = |i: usize| bytes.get(i).copied();
-    let blank = |c: u8| c == b' ' || c == b'\t';
-    let mut i = 1;
-    while at(i).is_some_and(blank) {
-        i += 1;
-    }
-    let name_start = i;
-    while at(i).is_some_and(|c| !matches!(c, b' ' | b'\t' | b'"' | b']' | b'\r' | b'\n')) {
-        i += 1;
-    }
-    let name = (name_start, i);
-    while at(i).is_some_and(blank) {
-        i += 1;
-    }
-    if name.0 == name.1 || at(i) != Some(b'"') {
-        return Err(skip());
-    }
-    i += 1;
-    let value_start = i;
-    loop {
-        let Some(j) = scan::find3(b'"', b'\\', b'\n', &bytes[i..]) else {
-            return Err(line_len());
-        };
-        i += j;
-        match bytes[i] {
-            b'"' => break,
-            // An escape takes the next byte, unless the line ends there.
-            b'\\' if !matches!(at(i + 1), None | Some(b'\n')) => i += 2,
-            _ => return Err(line_len()),
-        }
-    }
-    let value = (value_start, i);
-    i += 1;
-    while at(i).is_some_and(blank) {
-        i += 1;
-    }
-    if at(i) != Some(b']') {
-        return Err(skip());
-    }
-    Ok(TagPair {
-        name,
-        value,
-        len: i + 1,
-    })
 }

@@ -237,6 +237,15 @@ fn is_supported_variant(name: &str) -> bool {
     )
 }
 
+/// `true` for a token shaped like a move: it names a square (a file letter then a digit, `Nf9`
+/// included) or castles (`O-O`, `0-0`). Anything else that is not a move cannot be movetext.
+fn looks_like_move(token: &[u8]) -> bool {
+    let names_square = token
+        .windows(2)
+        .any(|w| matches!(w[0], b'a'..=b'h') && w[1].is_ascii_digit());
+    names_square || token.starts_with(b"O-O") || token.starts_with(b"0-0")
+}
+
 fn san_error_kind(error: SanError) -> ErrorKind {
     match error {
         SanError::Syntax { .. } => ErrorKind::NotAMove,
@@ -314,6 +323,11 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
                 line.pos.play(mv);
                 line.moves += 1;
                 self.inner.after_move(&line.pos);
+            }
+            // Junk between moves (a word, a stray sign) is skipped; a token shaped like a move
+            // that does not resolve stays an error.
+            Err(ErrorKind::NotAMove) if !looks_like_move(san.text) => {
+                self.report(ErrorKind::NotMovetext, san.text, san.location);
             }
             Err(kind) => {
                 self.report(kind, san.text, san.location);

@@ -1,47 +1,16 @@
-//! Reading a byte range of a file: finding where games start, so that one file can be cut into
-//! ranges and each game read by exactly one of them.
-//!
-//! A game start, for this purpose, is a line beginning with `[` and a letter (a tag pair) whose
-//! nearest earlier line that is not blank, nor a `%`, `;` or `{` line, neither starts with `[`
-//! nor holds `[` followed by a letter: the first tag of a tag section. The sequential reader
-//! begins a game there too: in movetext a `[` and a letter starts the next game, a `{` comment
-//! left open ends at such a line, a comment over several lines ends a tag section, and only
-//! `[` and a letter opens a tag pair. So
-//! cutting at these points gives the same games as reading the whole file. Lines that only
-//! might be game starts are not used: that can make ranges uneven, never wrong.
+//! Reading a byte range of a file: finding where games start (by the rule of
+//! [`crate::game_start`]), so that one file can be cut into ranges and each game read by exactly
+//! one of them. The sequential reader begins a game at each of these starts too, so cutting at
+//! them gives the same games as reading the whole file. Places that only might be game starts
+//! (a tag pair in the middle of a line) are not used: that can make ranges uneven, never wrong.
 
 use crate::Reader;
+use crate::game_start::{LineKind, classify, is_game_start};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 
-/// How a line counts when looking for the first tag of a game.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum LineKind {
-    /// Blank, or starting with `%`, `;` or `{`, with no tag in it: ignored.
-    Transparent,
-    /// Starts with `[`, or holds `[` followed by a letter somewhere.
-    Tag,
-    /// Anything else.
-    Other,
-}
-
-fn classify(line: &[u8]) -> LineKind {
-    let has_tag = memchr::memchr_iter(b'[', line)
-        .any(|i| line.get(i + 1).is_some_and(u8::is_ascii_alphabetic));
-    match line.iter().find(|b| !b.is_ascii_whitespace()) {
-        // A malformed tag still belongs to the tag section it is in.
-        _ if has_tag => LineKind::Tag,
-        Some(b'[') => LineKind::Tag,
-        None | Some(b'%' | b';' | b'{') => LineKind::Transparent,
-        Some(_) => LineKind::Other,
-    }
-}
-
-/// `true` when the line starts with `[` and a letter.
-fn starts_with_tag(line: &[u8]) -> bool {
-    matches!(line, [b'[', c, ..] if c.is_ascii_alphabetic())
-}
-
-/// The offset of the first game start at or after `from` (see the module documentation), or
+/// The offset of the first game start at or after `from` (a line beginning with a well-formed
+/// tag pair whose nearest earlier line that is not blank, `%` or `;` is no tag line: see
+/// [`crate::game_start`]), or
 /// `None` when there is none before the end. Offset 0 is always a game start.
 ///
 /// ```
@@ -74,7 +43,7 @@ pub fn find_game_start<R: Read + Seek>(input: &mut R, from: u64) -> io::Result<O
             return Ok(None);
         }
         let kind = classify(&line);
-        if offset >= from && starts_with_tag(&line) && previous != LineKind::Tag {
+        if offset >= from && is_game_start(&line, previous) {
             return Ok(Some(offset));
         }
         if kind != LineKind::Transparent {

@@ -22,11 +22,11 @@ fn sans(game: &Game) -> Vec<&str> {
 
 #[test]
 fn not_a_move() {
-    let games = read_all("[Event \"x\"]\n\n1. e4 e5 2. Xyz9 Nc6 3. Nf3 *\n");
+    let games = read_all("[Event \"x\"]\n\n1. e4 e5 2. Nf9 Nc6 3. Nf3 *\n");
     let e = only_error(&games[0]);
     assert_eq!(e.kind, ErrorKind::NotAMove);
     assert_eq!((e.game, e.location.line, e.location.column), (1, 3, 13));
-    assert_eq!(e.token, "Xyz9");
+    assert_eq!(e.token, "Nf9");
     assert_eq!(
         e.move_number,
         Some(MoveNumber {
