@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of `tabla convert` on one and two threads, for the README.
 #
-# Input: the shared lichess and TWIC files (../shared/data/pgn/) repeated COPIES times (default
+# Input: the corpus's lichess and TWIC files (../shared/data/pgn/, or $TABLA_CORPUS/pgn relative
+# to the repository root) repeated COPIES times (default
 # 215: about 430 MB of PGN, a 50 MB `.pgn.zst`), compressed with `pzstd -p 2` (independent
 # frames, as the lichess database ships them). Each
 # round converts it with --threads 1 and --threads 2 (the order alternating between rounds, so
@@ -18,7 +19,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
 copies=${2:-215}
-data=../shared/data/pgn
+data=${TABLA_CORPUS:-../shared/data}/pgn
+if [ ! -d "$data" ]; then
+  echo "convert_bench.sh: corpus not found at $data; set TABLA_CORPUS to the folder holding pgn/" >&2
+  exit 2
+fi
 work=${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-convert-bench}
 mkdir -p "$work"
 

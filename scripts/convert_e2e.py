@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """End-to-end check of `tabla convert`: DuckDB's counts on the Parquet output against `tabla pgn`.
 
-Every file of ../shared/data/pgn/ (beside the repository), plus a small file with a damaged game,
-is converted with the real `tabla` binary: as plain `.pgn` files on two threads, and as
-`.pgn.zst` files compressed with `pzstd -p 2` on two threads and on one (when pzstd is installed). DuckDB then reads the `games` and
-`positions` datasets and must find the numbers that `tabla pgn` computes directly from the same
-files, without the converter:
+Every file of testdata/pgn/, plus a small file with a damaged game, is converted with the real
+`tabla` binary; then, in a run of its own, every file of the real-world corpus's pgn/ with the
+damaged game (when the corpus is there, see scripts/corpus.py; with TABLA_REQUIRE_CORPUS=1 a
+missing corpus is an error, exit status 2). Each run converts as plain `.pgn` files on two
+threads, and as `.pgn.zst` files compressed with `pzstd -p 2` on two threads and on one (when
+pzstd is installed). DuckDB then reads the `games` and `positions` datasets and must find the
+numbers that `tabla pgn` computes directly from the same files, without the converter:
 
 - games, plies (mainline moves replayed) and games stopped by an error: `tabla pgn check`;
 - for each target line (1.e4 e5, and 1.d4 Nf6 2.c4 e6, which the files also reach by
@@ -19,7 +21,8 @@ files, without the converter:
 Needs the Python package duckdb (`pip install duckdb`). Exit status 0 when every count agrees,
 1 otherwise.
 
-Usage: python3 scripts/convert_e2e.py [--tabla target/debug/tabla] [--data ../shared/data/pgn]
+Usage: python3 scripts/convert_e2e.py [--tabla target/debug/tabla] [--data DIR ...]
+(`--data` replaces the default folders: testdata/pgn and the corpus's pgn/.)
 """
 
 import argparse
@@ -33,6 +36,9 @@ import tempfile
 from pathlib import Path
 
 import duckdb
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus import corpus_path  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -165,12 +171,39 @@ def parquet_counts(out: Path, targets: list[Target]) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tabla", type=Path, default=REPO / "target/debug/tabla")
-    parser.add_argument("--data", type=Path, default=REPO.parent / "shared/data/pgn")
+    parser.add_argument("--data", type=Path, action="append", help="a folder of .pgn files")
     args = parser.parse_args()
     tabla = args.tabla.resolve()
-    files = sorted(args.data.resolve().glob("*.pgn"))
-    if not files:
-        sys.exit(f"no .pgn files in {args.data}")
+    folders = args.data
+    if not folders:
+        folders = [REPO / "testdata/pgn"]
+        corpus = corpus_path()
+        if corpus.is_dir():
+            folders.append(corpus / "pgn")
+        elif os.environ.get("TABLA_REQUIRE_CORPUS") == "1":
+            print(
+                f"convert_e2e.py: corpus not found at {corpus} and TABLA_REQUIRE_CORPUS=1; "
+                "set TABLA_CORPUS to the folder holding perft/, pgn/ and epd/",
+                file=sys.stderr,
+            )
+            return 2
+        else:
+            print(f"convert_e2e.py: corpus not found at {corpus}: testdata/pgn only (skipped)")
+    # One run per folder: the corpus holds files named like those of testdata/pgn, and one
+    # conversion refuses inputs with the same name.
+    failed = False
+    for folder in folders:
+        files = sorted(folder.resolve().glob("*.pgn"))
+        if not files:
+            print(f"convert_e2e.py: no .pgn files in {folder}", file=sys.stderr)
+            return 2
+        print(f"== {folder}: {len(files)} files")
+        failed |= not check(tabla, files)
+    return 1 if failed else 0
+
+
+def check(tabla: Path, files: list) -> bool:
+    """Converts `files` and a damaged game every way; True when DuckDB's counts all agree."""
     tmp_dir = tempfile.TemporaryDirectory(prefix="tabla-convert-e2e-")
     tmp = Path(tmp_dir.name)
     files.append(tmp / "damaged.pgn")
@@ -212,7 +245,7 @@ def main() -> int:
                 for k in expected:
                     if got.get(k) != expected[k]:
                         print(f"  {k}: expected {expected[k]}, got {got.get(k)}")
-    return 1 if failed else 0
+    return not failed
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=str(ROOT / "target/release/tabla-engine"))
     parser.add_argument(
-        "--epd", default=str(ROOT.parent / "shared/data/epd/bratko-kopec.epd")
+        "--epd", default=str(ROOT / "testdata/epd/bratko-kopec.epd")
     )
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position")
     parser.add_argument("--hash", type=int, default=64, help="hash table MiB")

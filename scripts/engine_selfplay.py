@@ -27,6 +27,7 @@ import chess.pgn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from engine_match import elo_with_margin  # noqa: E402
+from corpus import corpus_dir  # noqa: E402
 from shared_games import standard_games  # noqa: E402
 
 SOURCES = ["twic1599_1000k.pgn", "world_matches.pgn", "dortmund-latin1.pgn"]
@@ -130,6 +131,7 @@ def main() -> int:
              "--concurrency 1 and a free core for each thread)")
     parser.add_argument("--pgn", help="append the games to this PGN file")
     args = parser.parse_args()
+    corpus_dir()  # exit status 2 now, not after starting engines, when it is missing
 
     openings = load_openings(args.plies)[args.skip:]
     pairs = args.games // 2

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the reference data for tabla-pgn's corpus test with python-chess as the oracle.
+"""Writes the reference data of the PGN tests with python-chess as the oracle.
 
-For every file of ../shared/data/pgn/ (relative to the repository root), one line per game:
+For every `.pgn` file of DATA_DIR (default: testdata/pgn), one line per game:
 
     file <TAB> game number <TAB> mainline plies <TAB> final FEN <TAB> errors
 
@@ -13,7 +13,11 @@ python-chess recorded for the game (`game.errors`).
 Input decoding follows tabla's rule: each line is UTF-8 when it decodes as UTF-8, else Latin-1;
 a leading byte-order mark is dropped.
 
-Usage: python3 scripts/gen_pgn_reference.py [DATA_DIR] > crates/tabla-pgn/tests/data/pgn_reference.tsv
+Usage, from the repository root:
+    python3 scripts/gen_pgn_reference.py > testdata/pgn_reference.tsv
+    python3 scripts/gen_pgn_reference.py corpus > testdata/corpus_pgn_reference.tsv
+where `corpus` stands for the real-world corpus's pgn/ (scripts/corpus.py: exit status 2 when it
+is missing).
 """
 
 import io
@@ -38,8 +42,14 @@ def decode(raw: bytes) -> str:
 
 def main() -> None:
     here = os.path.dirname(os.path.abspath(__file__))
-    default = os.path.join(here, "..", "..", "shared", "data", "pgn")
-    data_dir = sys.argv[1] if len(sys.argv) > 1 else default
+    data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "testdata", "pgn")
+    if data_dir == "corpus":
+        sys.path.insert(0, here)
+        from corpus import corpus_dir
+
+        data_dir = os.path.join(corpus_dir(), "pgn")
+    if not os.path.isdir(data_dir):
+        sys.exit(f"gen_pgn_reference.py: no folder {data_dir}")
     out = sys.stdout
     out.write(f"# python-chess {chess.__version__}; scripts/gen_pgn_reference.py\n")
     for name in sorted(os.listdir(data_dir)):

@@ -8,7 +8,7 @@ position followed by the key after each move:
 
 Lines: the move sequences published with the Polyglot book format (checked here against the
 published figures first), then random games from every standard-chess position of
-../shared/data/perft/perftsuite.epd and tricky.perft (Polyglot keys are defined for standard chess
+testdata/perft/perftsuite.epd and tricky.perft (Polyglot keys are defined for standard chess
 only, so the Chess960 castling setups there are left out), fixed seed.
 
 Run from the repository root: python3 scripts/gen_polyglot_reference.py (needs `pip install chess`)."""
@@ -19,7 +19,7 @@ import chess
 import chess.polyglot
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PERFT = ROOT.parent / "shared" / "data" / "perft"
+PERFT = ROOT / "testdata" / "perft"
 OUT = ROOT / "crates" / "tabla" / "tests" / "data" / "polyglot_reference.txt"
 
 SEED = 781

@@ -3,7 +3,7 @@
 crates/tabla/tests/san_reference.rs as an independent oracle for SAN output, legal-move counts and
 the checkmate / stalemate / insufficient-material flags.
 
-The positions: every position of ../shared/data/perft/perftsuite.epd and tricky.perft, a few
+The positions: every position of testdata/perft/perftsuite.epd and tricky.perft, a few
 hand-picked endings (mates, stalemates, material draws), and the positions along random games of a
 few plies from each of them (fixed seed, so the file is reproducible).
 
@@ -20,7 +20,7 @@ import random
 import chess
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PERFT = ROOT.parent / "shared" / "data" / "perft"
+PERFT = ROOT / "testdata" / "perft"
 OUT = ROOT / "crates" / "tabla" / "tests" / "data" / "san_reference.txt"
 
 SEED = 20240601

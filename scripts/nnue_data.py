@@ -25,6 +25,7 @@ import time
 import chess
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from corpus import corpus_dir  # noqa: E402
 from shared_games import standard_games  # noqa: E402
 from stockfish_pipe import Stockfish  # noqa: E402
 
@@ -81,6 +82,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     args = parser.parse_args()
+    corpus_dir()  # exit status 2 now, not after starting engines, when it is missing
     rng = random.Random(args.seed)
     games = openings()
     sf = Stockfish(args.stockfish)

@@ -1,18 +1,18 @@
-"""The standard games (no set-up position, no variant) of ../shared/data/pgn, for the engine's
-development scripts (engine_selfplay.py, tune_data.py, nnue_data.py)."""
-
-import pathlib
+"""The standard games (no set-up position, no variant) of the corpus's pgn/ (../shared/data/pgn
+or $TABLA_CORPUS/pgn, see corpus.py), for the engine's development scripts (engine_selfplay.py,
+tune_data.py, nnue_data.py)."""
 
 import chess.pgn
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from corpus import corpus_dir
 
 
 def standard_games(names):
-    """The games of the files `names` of ../shared/data/pgn, in order, skipping set-up positions,
-    variants and games python-chess cannot read."""
+    """The games of the files `names` of the corpus's pgn/, in order, skipping set-up positions,
+    variants and games python-chess cannot read. Exits with status 2 when the corpus is missing."""
+    pgn = corpus_dir() / "pgn"
     for name in names:
-        with open(ROOT.parent / "shared/data/pgn" / name, encoding="latin-1") as f:
+        with open(pgn / name, encoding="latin-1") as f:
             while True:
                 try:
                     game = chess.pgn.read_game(f)

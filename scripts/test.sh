@@ -6,17 +6,31 @@
 # packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The tests use testdata/ always; the real-world corpus ($TABLA_CORPUS, relative to the repository
+# root, else ../shared/data) adds tests that are skipped without it, or fail with
+# TABLA_REQUIRE_CORPUS=1 (CI). Cargo hides a passing test's output, so say here which it is.
+corpus=${TABLA_CORPUS:-../shared/data}
+if [ -d "$corpus" ]; then
+  echo "corpus: $corpus found, corpus tests run"
+elif [ "${TABLA_REQUIRE_CORPUS:-}" = 1 ]; then
+  echo "corpus: not found at $corpus, and TABLA_REQUIRE_CORPUS=1: set TABLA_CORPUS" >&2
+  exit 2
+else
+  echo "corpus: not found at $corpus (set TABLA_CORPUS), corpus tests skipped"
+fi
 # tabla-convert's tests compress with pzstd (Debian's zstd package).
 if ! command -v pzstd >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zstd >/dev/null
 fi
 cargo test --workspace
+# The binaries cargo just built, wherever CARGO_TARGET_DIR puts them.
+target=$(realpath "${CARGO_TARGET_DIR:-target}")
 
-# tabla convert end to end: DuckDB's counts on its Parquet against tabla pgn's own, with the
-# binary cargo test just built (optimised: the test profile).
+# tabla convert end to end: DuckDB's counts on its Parquet against tabla pgn's own, on testdata/pgn
+# and the corpus, with the binary cargo test just built (optimised: the test profile).
 python3 -c "import duckdb" 2>/dev/null || pip install -q duckdb
-python3 scripts/convert_e2e.py --tabla target/debug/tabla
+python3 scripts/convert_e2e.py --tabla "$target/debug/tabla"
 
 if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
@@ -24,4 +38,4 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 cargo build -p tabla-cli
 (cd web && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } \
-  && TABLA_SERVE="$PWD/../target/debug/tabla serve --port 0" npm test)
+  && TABLA_SERVE="$target/debug/tabla serve --port 0" npm test)

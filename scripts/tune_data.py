@@ -25,6 +25,7 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from corpus import corpus_dir  # noqa: E402
 from shared_games import standard_games  # noqa: E402
 from stockfish_pipe import Stockfish  # noqa: E402
 
@@ -81,10 +82,11 @@ def main():
         help="only the random side steps (a further run with another seed)",
     )
     parser.add_argument(
-        "--sources", nargs="+", default=SOURCES, help="PGN files of ../shared/data/pgn, in order"
+        "--sources", nargs="+", default=SOURCES, help="PGN files of the corpus's pgn/, in order"
     )
     parser.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     args = parser.parse_args()
+    corpus_dir()  # exit status 2 now, not after starting engines, when it is missing
 
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

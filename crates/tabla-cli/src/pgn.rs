@@ -54,7 +54,7 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
             let (reader, bar) = open(&input)?;
             let totals = tabla_pgn::check(reader, false, |game| {
                 for problem in &game.problems {
-                    bar.suspend(|| writeln!(out, "{}", problem_line(problem)))?;
+                    bar.suspend(|| writeln!(out, "{}", problem.report()))?;
                 }
                 Ok(())
             })?;
@@ -105,10 +105,14 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
             for game in tabla_pgn::Reader::new(reader).games() {
                 let mut game = game?;
                 for problem in &game.problems {
-                    bar.suspend(|| eprintln!("{}", problem_line(problem)));
+                    bar.suspend(|| eprintln!("{}", problem.report()));
                 }
                 if note_repairs && !game.problems.is_empty() {
-                    let note: Vec<String> = game.problems.iter().map(problem_line).collect();
+                    let note: Vec<String> = game
+                        .problems
+                        .iter()
+                        .map(tabla_pgn::PgnError::report)
+                        .collect();
                     let comment = tabla_pgn::Comment::parse(&format!("tabla: {}", note.join("; ")));
                     match game.moves.nodes.first_mut() {
                         Some(first) => first.comments_before.insert(0, comment),
@@ -120,15 +124,6 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
             bar.finish_and_clear();
             Ok(Outcome::Success)
         }
-    }
-}
-
-/// A problem as `check` prints it: errors as they display, warnings after `warning: `.
-fn problem_line(problem: &tabla_pgn::PgnError) -> String {
-    if problem.is_warning() {
-        format!("warning: {problem}")
-    } else {
-        problem.to_string()
     }
 }
 

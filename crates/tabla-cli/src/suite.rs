@@ -1,4 +1,4 @@
-//! Perft suite files, in the two formats of `shared/data/perft/`:
+//! Perft suite files, in the two formats of `testdata/perft/`:
 //!
 //! - EPD lines, `FEN ;D1 20 ;D2 400 ...` (perftsuite.epd);
 //! - blocks of `id <name>`, `epd <FEN>` and `perft <depth> <nodes>` lines (tricky.perft).

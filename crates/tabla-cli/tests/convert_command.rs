@@ -1,24 +1,24 @@
 //! `tabla convert` through the real binary, its Parquet files read back with the parquet crate.
-//! Expectations: python-chess's replay of the shared PGN files
-//! (`crates/tabla-pgn/tests/data/pgn_reference.tsv`), the Polyglot keys published with the book
-//! format (hgm.nubati.net/book_format.html), and the files' own date tags (counted with grep).
+//! Expectations: python-chess's replay of the PGN files of testdata/pgn and of the corpus, when
+//! it is there (`testdata/pgn_reference.tsv`, `testdata/corpus_pgn_reference.tsv`), the Polyglot
+//! keys published with the book format (hgm.nubati.net/book_format.html), and the files' own date
+//! tags (counted with grep).
 
 mod common;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Date32Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
-use common::tabla;
+use common::{PgnSet, tabla};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// `testdata/pgn/<name>`.
 fn pgn_data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/pgn")
-        .join(name)
+    common::testdata().dir.join(name)
 }
 
 /// A fresh output directory for one test.
@@ -32,20 +32,9 @@ fn utf8(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
 
-/// Per file: (plies, final FEN) of each game, from python-chess.
+/// Per file of testdata/pgn: (plies, final FEN) of each game, from python-chess.
 fn reference() -> BTreeMap<String, Vec<(u32, String)>> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tabla-pgn/tests/data/pgn_reference.tsv");
-    let text = std::fs::read_to_string(path).expect("reference data");
-    let mut files: BTreeMap<String, Vec<(u32, String)>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        files
-            .entry(cols[0].to_owned())
-            .or_default()
-            .push((cols[2].parse().expect("plies"), cols[3].to_owned()));
-    }
-    files
+    common::testdata().reference()
 }
 
 /// python-chess writes the en-passant square only when a capture is legal, tabla after every
@@ -202,11 +191,22 @@ fn sorted_endings<'a>(games: impl IntoIterator<Item = (u32, &'a str)>) -> Vec<(u
 }
 
 #[test]
-fn every_shared_file_converts_to_python_chess_replay() {
-    let reference = reference();
-    let out = out_dir("shared");
+fn every_testdata_file_converts_to_python_chess_replay() {
+    converts_to_python_chess_replay(&common::testdata(), "testdata");
+}
+
+#[test]
+fn every_corpus_file_converts_to_python_chess_replay() {
+    if let Some(corpus) = common::corpus() {
+        converts_to_python_chess_replay(&corpus, "corpus");
+    }
+}
+
+fn converts_to_python_chess_replay(set: &PgnSet, name: &str) {
+    let reference = set.reference();
+    let out = out_dir(name);
     let mut args = vec!["convert".to_owned()];
-    args.extend(reference.keys().map(|f| utf8(&pgn_data(f)).to_owned()));
+    args.extend(reference.keys().map(|f| set.file(f)));
     args.extend(["--out", utf8(&out), "--threads", "2"].map(str::to_owned));
     let run = tabla(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -242,8 +242,8 @@ fn every_shared_file_converts_to_python_chess_replay() {
 
 #[test]
 fn games_are_partitioned_by_the_month_of_their_date_tags() {
-    // `grep -c '^\[UTCDate "2025.05'` gives 438 for the lichess file (all its games), and
-    // `grep -c '^\[Date "2025.06'` 1110 for the TWIC file (all its games, which have no UTCDate).
+    // `grep -c '^\[UTCDate "2025.05'` gives 80 for the lichess file (all its games), and
+    // `grep -c '^\[Date "2025.06'` 60 for the TWIC file (all its games, which have no UTCDate).
     let out = out_dir("partitions");
     let lichess = pgn_data("lichess_db_1000k.pgn");
     let twic = pgn_data("twic1599_1000k.pgn");
@@ -255,7 +255,7 @@ fn games_are_partitioned_by_the_month_of_their_date_tags() {
     }
     assert_eq!(
         per_partition,
-        BTreeMap::from([((2025, 5), 438), ((2025, 6), 1110)])
+        BTreeMap::from([((2025, 5), 80), ((2025, 6), 60)])
     );
 }
 
@@ -326,9 +326,10 @@ fn positions_carry_polyglot_keys_up_to_max_ply() {
         }
     }
     assert_eq!(rows, expected_rows);
-    // Every game has a start position; `grep` finds 36 lichess games opening 1.e4 d5.
+    // Every game has a start position; `grep -c '^1\. e4 d5'` finds 8 lichess games opening
+    // 1.e4 d5.
     assert_eq!(checked_keys[0], reference.len());
-    assert_eq!(checked_keys[2], 36);
+    assert_eq!(checked_keys[2], 8);
 }
 
 #[test]
@@ -378,7 +379,7 @@ fn a_damaged_game_is_kept_with_its_error() {
 #[test]
 fn standard_input_converts_like_the_file() {
     let out = out_dir("stdin");
-    let text = std::fs::read(pgn_data("lichess_db_1000k.pgn")).expect("shared PGN");
+    let text = std::fs::read(pgn_data("lichess_db_1000k.pgn")).expect("testdata PGN");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabla"))
         .args(["convert", "-", "--out", utf8(&out), "--threads", "2"])
         .stdin(Stdio::piped())

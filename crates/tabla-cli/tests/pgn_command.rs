@@ -1,40 +1,27 @@
-//! `tabla pgn` through the real binary, against python-chess's replay of the shared PGN files
-//! (`crates/tabla-pgn/tests/data/pgn_reference.tsv`, written by scripts/gen_pgn_reference.py).
+//! `tabla pgn` through the real binary, against python-chess's replay of the PGN files of
+//! testdata/pgn and of the corpus, when it is there (`testdata/pgn_reference.tsv` and
+//! `testdata/corpus_pgn_reference.tsv`, written by scripts/gen_pgn_reference.py).
 
 mod common;
 
-use common::tabla;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use common::{PgnSet, tabla};
 
-fn pgn_data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/pgn")
-        .join(name)
-}
-
-/// Per file: (plies, final FEN) of each game, from python-chess.
-fn reference() -> BTreeMap<String, Vec<(u64, String)>> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tabla-pgn/tests/data/pgn_reference.tsv");
-    let text = std::fs::read_to_string(path).expect("reference data");
-    let mut files: BTreeMap<String, Vec<(u64, String)>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let plies = cols[2].parse().expect("plies");
-        files
-            .entry(cols[0].to_owned())
-            .or_default()
-            .push((plies, cols[3].to_owned()));
-    }
-    files
+#[test]
+fn check_counts_every_testdata_file_like_python_chess() {
+    check_counts_like_python_chess(&common::testdata());
 }
 
 #[test]
-fn check_counts_every_file_like_python_chess() {
-    for (file, games) in reference() {
-        let run = tabla(&["pgn", "check", pgn_data(&file).to_str().expect("utf-8")]);
-        let plies: u64 = games.iter().map(|g| g.0).sum();
+fn check_counts_every_corpus_file_like_python_chess() {
+    if let Some(corpus) = common::corpus() {
+        check_counts_like_python_chess(&corpus);
+    }
+}
+
+fn check_counts_like_python_chess(set: &PgnSet) {
+    for (file, games) in set.reference() {
+        let run = tabla(&["pgn", "check", &set.file(&file)]);
+        let plies: u32 = games.iter().map(|g| g.0).sum();
         assert_eq!(
             run.last_line(),
             format!("games {}, moves {plies}, errors 0, warnings 0", games.len()),
@@ -46,15 +33,17 @@ fn check_counts_every_file_like_python_chess() {
 
 #[test]
 fn fen_ends_each_game_with_python_chess_final_position() {
+    let testdata = common::testdata();
+    let reference = testdata.reference();
     for file in ["world_matches.pgn", "dortmund-latin1.pgn", "mate_in_2.pgn"] {
-        let run = tabla(&["pgn", "fen", pgn_data(file).to_str().expect("utf-8")]);
+        let run = tabla(&["pgn", "fen", &testdata.file(file)]);
         assert_eq!(run.code, 0);
         let games: Vec<&str> = run.stdout.split("\n\n").collect();
-        let expected = &reference()[file];
+        let expected = &reference[file];
         assert_eq!(games.len(), expected.len(), "{file}");
         for (i, (game, (plies, fen))) in games.iter().zip(expected).enumerate() {
             let lines: Vec<&str> = game.lines().collect();
-            assert_eq!(lines.len() as u64, plies + 1, "{file} game {}", i + 1);
+            assert_eq!(lines.len() as u32, plies + 1, "{file} game {}", i + 1);
             // python-chess writes the en-passant square only when a capture is legal; compare
             // the fields that do not depend on that convention.
             let strip = |f: &str| {
@@ -98,22 +87,23 @@ fn a_damaged_game_is_reported_and_the_next_is_read() {
 
 #[test]
 fn json_has_one_object_per_game_and_fmt_round_trips() {
-    let file = pgn_data("chess-informant-sample.pgn");
-    let json = tabla(&["pgn", "json", file.to_str().expect("utf-8")]);
+    let testdata = common::testdata();
+    let file = testdata.file("annotated.pgn");
+    let json = tabla(&["pgn", "json", &file]);
     assert_eq!(json.code, 0);
     let lines: Vec<serde_json::Value> = json
         .stdout
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect();
-    assert_eq!(lines.len(), reference()["chess-informant-sample.pgn"].len());
+    assert_eq!(lines.len(), testdata.reference()["annotated.pgn"].len());
     assert!(
         lines
             .iter()
             .all(|g| g["moves"].is_array() && g["tags"].is_object())
     );
 
-    let formatted = tabla(&["pgn", "fmt", file.to_str().expect("utf-8")]);
+    let formatted = tabla(&["pgn", "fmt", &file]);
     let again = common::scratch_file("informant-fmt.pgn", &formatted.stdout);
     let twice = tabla(&["pgn", "fmt", again.to_str().expect("utf-8")]);
     assert_eq!(formatted.stdout, twice.stdout, "fmt is idempotent");

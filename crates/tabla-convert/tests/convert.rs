@@ -1,6 +1,7 @@
 //! Converting PGN to Parquet: the same games, moves and final positions however the input is
 //! cut (1, 2 and 8 threads; plain, pzstd and single-frame zstd), checked against python-chess's
-//! reading of the corpus and against tabla-pgn's sequential reader; bad games kept with their
+//! reading of testdata/pgn and of the corpus (when it is there) and against tabla-pgn's
+//! sequential reader; bad games kept with their
 //! error; tags in their typed columns; partitions.
 
 mod common;
@@ -18,6 +19,7 @@ type Content = (
     u32,
     Option<String>,
     Option<String>,
+    Vec<String>,
     (String, String),
 );
 
@@ -31,6 +33,7 @@ fn content(rows: &[GameRow]) -> Vec<Content> {
                 r.plies,
                 r.final_fen.clone(),
                 r.error.clone(),
+                r.warnings.clone(),
                 r.partition.clone(),
             )
         })
@@ -54,7 +57,7 @@ fn sequential_games(path: &Path) -> Vec<(u64, Vec<String>)> {
         .expect("name")
         .to_string_lossy()
         .into_owned();
-    let bytes = std::fs::read(path).expect("corpus file");
+    let bytes = std::fs::read(path).expect("PGN file");
     Reader::new(&bytes[..])
         .games()
         .map(|g| {
@@ -66,9 +69,20 @@ fn sequential_games(path: &Path) -> Vec<(u64, Vec<String>)> {
 }
 
 #[test]
+fn testdata_gives_the_same_games_on_1_2_and_8_threads_as_python_chess_reads_them() {
+    same_games_as_python_chess(&testdata());
+}
+
+#[test]
 fn corpus_gives_the_same_games_on_1_2_and_8_threads_as_python_chess_reads_them() {
-    let files = corpus();
-    let reference = reference();
+    if let Some(corpus) = corpus() {
+        same_games_as_python_chess(&corpus);
+    }
+}
+
+fn same_games_as_python_chess(set: &PgnSet) {
+    let files = set.files();
+    let reference = set.reference();
     let dir = tempfile::tempdir().expect("temp dir");
     let mut outputs = Vec::new();
     for threads in [1, 2, 8] {
@@ -87,7 +101,7 @@ fn corpus_gives_the_same_games_on_1_2_and_8_threads_as_python_chess_reads_them()
                 .map(|f| std::fs::metadata(f).expect("size").len())
                 .sum::<u64>()
         );
-        assert_unique_ids(&rows, "corpus");
+        assert_unique_ids(&rows, &set.dir.to_string_lossy());
         outputs.push(rows);
     }
     assert_eq!(outputs[0], outputs[1], "1 and 2 threads");
@@ -121,12 +135,13 @@ fn corpus_gives_the_same_games_on_1_2_and_8_threads_as_python_chess_reads_them()
     assert_eq!(outputs[0].len(), total, "no other rows");
 }
 
-/// `copies` copies of the lichess and TWIC samples, one after the other, in `dir`.
+/// `copies` copies of the lichess and TWIC game scores of testdata/pgn, one after the other, in
+/// `dir`.
 fn repeated_sample(dir: &Path, copies: usize) -> PathBuf {
     let mut text = Vec::new();
     for _ in 0..copies {
         for name in ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"] {
-            text.extend(std::fs::read(data_dir().join(name)).expect("corpus file"));
+            text.extend(std::fs::read(testdata().dir.join(name)).expect("testdata file"));
             text.extend_from_slice(b"\n\n");
         }
     }
@@ -137,7 +152,8 @@ fn repeated_sample(dir: &Path, copies: usize) -> PathBuf {
 
 #[test]
 fn pzstd_and_zstd_files_give_the_same_games_however_they_are_cut() {
-    let copies = 5;
+    // About 8 MB: pzstd -1 cuts it into frames of 2 MB.
+    let copies = 70;
     let dir = tempfile::tempdir().expect("temp dir");
     let plain = repeated_sample(dir.path(), copies);
     let multi = dir.path().join("multi.pgn.zst");
@@ -184,7 +200,7 @@ fn pzstd_and_zstd_files_give_the_same_games_however_they_are_cut() {
     let plain_rows = convert_one(&plain, 1, "plain", &defaults);
     let expected = content(&plain_rows);
 
-    let reference = reference();
+    let reference = testdata().reference();
     let one_copy: Vec<(u32, String)> = ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"]
         .iter()
         .flat_map(|name| reference[*name].iter())
@@ -306,6 +322,98 @@ fn every_frame_cut_of_awkward_text_gives_the_same_games() {
         let rows = read_games(&out);
         assert_eq!(content(&rows), expected, "frames cut at {window:?}");
         std::fs::remove_dir_all(&out).expect("clean up");
+    }
+}
+
+/// The real-world case files of tabla-pgn (`tests/data/cases`: `[` lines inside comments, `1/2`,
+/// unescaped quotes, junk between moves, a comment never closed).
+fn case_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tabla-pgn/tests/data/cases");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("case directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .filter(|p| !p.to_string_lossy().ends_with(".closed.pgn"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn real_world_cases_convert_as_the_reader_reads_them_on_1_and_2_threads_and_cut_anywhere() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = case_files();
+    assert_eq!(files.len(), 5);
+    let mut text = Vec::new();
+    let mut expected = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).expect("case file");
+        for game in Reader::new(&bytes[..]).games() {
+            let game = game.expect("in memory");
+            let uci: Vec<String> = game.mainline().map(|n| n.uci()).collect();
+            expected.push((uci, game.error().is_some(), game.warnings().count()));
+        }
+        text.extend_from_slice(&bytes);
+        text.extend_from_slice(b"\n");
+    }
+    expected.sort();
+    let summarise = |rows: &[GameRow]| {
+        let mut got: Vec<(Vec<String>, bool, usize)> = rows
+            .iter()
+            .map(|r| (r.uci.clone(), r.error.is_some(), r.warnings.len()))
+            .collect();
+        got.sort();
+        got
+    };
+    let mut outputs = Vec::new();
+    for threads in [1, 2] {
+        let out = dir.path().join(format!("t{threads}"));
+        let summary = run(&options(&files, &out, threads), &Limits::default());
+        let rows = read_games(&out);
+        assert_eq!(summarise(&rows), expected, "{threads} threads");
+        assert_eq!(
+            summary.warnings as usize,
+            expected.iter().map(|e| e.2).sum::<usize>()
+        );
+        outputs.push(content(&rows));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    // All the cases in one text, as pzstd frames cut at every line and one byte on either
+    // side, read by two threads: the same games every time.
+    let joined = dir.path().join("cases.pgn");
+    std::fs::write(&joined, &text).expect("write");
+    let whole = {
+        let out = dir.path().join("joined");
+        run(
+            &options(std::slice::from_ref(&joined), &out, 1),
+            &Limits::default(),
+        );
+        content(&read_games(&out))
+    };
+    let mut cuts: Vec<usize> = vec![];
+    for (i, &b) in text.iter().enumerate() {
+        if b == b'\n' {
+            cuts.extend([i, i + 1, i + 2]);
+        }
+    }
+    cuts.retain(|&c| c > 0 && c < text.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    for (n, window) in cuts.windows(2).enumerate() {
+        let path = dir.path().join(format!("cut{n}.pgn.zst"));
+        write_pzstd(&path, &text, &[0, window[0], window[1], text.len()]);
+        let out = dir.path().join(format!("cut{n}"));
+        run(
+            &options(std::slice::from_ref(&path), &out, 2),
+            &Limits::default(),
+        );
+        assert_eq!(
+            content(&read_games(&out)),
+            whole,
+            "frames cut at {window:?}"
+        );
+        std::fs::remove_dir_all(&out).expect("clean up");
+        std::fs::remove_file(&path).expect("clean up");
     }
 }
 

@@ -93,18 +93,18 @@ fn positions_files_are_sorted_by_key_and_their_statistics_skip_row_groups() {
     let out = dir.path().join("out");
     let mut opts = options(
         &[
-            data_dir().join("lichess_db_1000k.pgn"),
-            data_dir().join("twic1599_1000k.pgn"),
+            testdata().dir.join("lichess_db_1000k.pgn"),
+            testdata().dir.join("twic1599_1000k.pgn"),
         ],
         &out,
         2,
     );
     opts.positions = true;
     opts.max_ply = Some(30);
-    // Small files and row groups, so that there are many of each.
+    // Small files and row groups, so that there are many of each (about 4,300 positions).
     let limits = Limits {
-        positions_per_worker: 10_000,
-        positions_per_row_group: 500,
+        positions_per_worker: 1_000,
+        positions_per_row_group: 25,
         ..Limits::default()
     };
     let summary = run(&opts, &limits);
@@ -150,7 +150,7 @@ fn positions_files_are_sorted_by_key_and_their_statistics_skip_row_groups() {
             let min = *stats.min_opt().expect("min") as u64;
             let max = *stats.max_opt().expect("max") as u64;
             let n = g.num_rows() as usize;
-            assert!(n <= 500, "row groups of at most 500 rows");
+            assert!(n <= 25, "row groups of at most 25 rows");
             assert_eq!(min, rows[first_row].zobrist);
             assert_eq!(max, rows[first_row + n - 1].zobrist);
             assert!(

@@ -70,7 +70,7 @@ fn sample(dir: &Path, copies: usize) -> PathBuf {
     let mut text = Vec::new();
     for _ in 0..copies {
         for name in ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"] {
-            text.extend(std::fs::read(data_dir().join(name)).expect("corpus file"));
+            text.extend(std::fs::read(testdata().dir.join(name)).expect("testdata file"));
             text.extend_from_slice(b"\n\n");
         }
     }
@@ -85,7 +85,7 @@ fn a_killed_run_leaves_only_complete_parquet_files() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let input = sample(dir.path(), 4);
+    let input = sample(dir.path(), 40);
     let out = dir.path().join("out");
     let mut running = child(
         "a_killed_run_leaves_only_complete_parquet_files",
@@ -145,7 +145,7 @@ fn the_standard_input_gives_the_same_games_as_the_file() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let plain = sample(dir.path(), 2);
+    let plain = sample(dir.path(), 10);
     let zst = dir.path().join("sample.pgn.zst");
     pzstd(&[
         "-q",
@@ -182,7 +182,8 @@ fn the_standard_input_gives_the_same_games_as_the_file() {
         };
         let a = strip(read_games(&from_file));
         let b = strip(read_games(&from_stdin));
-        assert_eq!(a.len(), 2 * (438 + 1110));
+        // Ten copies of 80 lichess and 60 TWIC games (python-chess: testdata/pgn_reference.tsv).
+        assert_eq!(a.len(), 10 * (80 + 60));
         assert_eq!(a, b, "{} from the standard input", input.display());
         std::fs::remove_dir_all(&from_stdin).expect("clean up");
     }
@@ -195,7 +196,8 @@ fn a_write_that_fails_midway_removes_the_unfinished_files() {
     // A file where the converter needs the 2025 partition directory.
     std::fs::create_dir_all(out.join("games")).expect("dir");
     std::fs::write(out.join("games").join("year=2025"), "in the way").expect("write");
-    let files = corpus();
+    // testdata/pgn has games of 2025 (lichess, TWIC).
+    let files = testdata().files();
     let result = convert_with(&options(&files, &out, 2), &small_files(), &NoProgress);
     match result {
         Err(ConvertError::Create { path, .. }) => {

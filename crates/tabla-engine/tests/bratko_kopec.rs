@@ -1,4 +1,4 @@
-//! The Bratko-Kopec suite (`../shared/data/epd/bratko-kopec.epd`, 24 positions with the best
+//! The Bratko-Kopec suite (`testdata/epd/bratko-kopec.epd`, 24 positions with the best
 //! move its authors published) at a fixed budget of 500,000 nodes a position, so that the result
 //! does not depend on the machine. A guard against pruning that blinds the search to tactics: the
 //! engine solved 16 of 24 at this budget when the test was written; fewer than 13 fails.
@@ -12,7 +12,7 @@ const AT_LEAST: usize = 13;
 
 fn suite() -> String {
     let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/epd/bratko-kopec.epd");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/epd/bratko-kopec.epd");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -1,7 +1,8 @@
 //! Mates in 1, 2, 3 and 4 found with the exact mate score, and the principal variation really
 //! mates. Every position's mate length was confirmed with Stockfish 15.1 (`go depth 18`, which
 //! reports `score mate N` with N the shortest forced mate); the mate-in-2 and mate-in-3 positions
-//! come from `../shared/data/pgn/tactics.pgn` and `mate_in_2.pgn`, BK.01 from the Bratko-Kopec suite.
+//! were taken from the corpus's `tactics.pgn` and `mate_in_2.pgn` and are written out below, BK.01
+//! comes from the Bratko-Kopec suite (`testdata/epd`).
 
 use tabla::Position;
 use tabla_engine::{Control, Engine, Limits, Score};

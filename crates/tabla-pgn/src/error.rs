@@ -131,7 +131,8 @@ impl fmt::Display for MoveNumber {
 /// An error in a game: the game's number in the input, where, the move number when the game had
 /// started moving, the token and the reason.
 ///
-/// Displays as `game 3, 45:12, move 17...: "Nxe5": illegal move in this position`; `tabla pgn
+/// Displays as `game 3, 45:12, move 17...: "Nxe5": illegal move in this position` (with `; the
+/// variation stops there, the mainline goes on` after a move that cuts a variation); `tabla pgn
 /// check` prints warnings ([`PgnError::is_warning`]) with `warning: ` before that.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
@@ -174,6 +175,26 @@ impl PgnError {
     pub fn is_warning(&self) -> bool {
         self.severity() == Severity::Warning
     }
+
+    /// The problem as every report of tabla's gives it (`tabla pgn check`, `pgn json`'s
+    /// `error` and `warnings`, the web app): a warning after `warning: `, an error as it
+    /// displays.
+    ///
+    /// ```
+    /// use tabla_pgn::Reader;
+    /// let game = Reader::new(&b"1. e4 } e5 *"[..]).games().next().unwrap().unwrap();
+    /// assert_eq!(
+    ///     game.problems[0].report(),
+    ///     "warning: game 1, 1:7, move 1...: \"}\": unexpected character, skipped"
+    /// );
+    /// ```
+    pub fn report(&self) -> String {
+        if self.is_warning() {
+            format!("warning: {self}")
+        } else {
+            self.to_string()
+        }
+    }
 }
 
 impl fmt::Display for PgnError {
@@ -185,7 +206,11 @@ impl fmt::Display for PgnError {
         if !self.token.is_empty() {
             write!(f, ": {:?}", self.token)?;
         }
-        write!(f, ": {}", self.kind)
+        write!(f, ": {}", self.kind)?;
+        if self.depth > 0 && self.kind.ends_line() {
+            write!(f, "; the variation stops there, the mainline goes on")?;
+        }
+        Ok(())
     }
 }
 

@@ -2,19 +2,20 @@
 //! ([`crate::find_game_start`]) and `tabla-convert`'s frame boundaries, and the tag-pair grammar
 //! it rests on.
 //!
-//! **A game starts at a line that begins with a well-formed tag pair `[Name "value"]` (see
-//! [`parse_tag`]) when the nearest earlier line that is not transparent is not a tag line**: the
-//! first tag of a tag section. A tag line starts with `[` or holds `[` and a letter anywhere; a
-//! transparent line is blank, a `%` or `;` line, or one `{...}` comment alone on its line. Offset
-//! 0 is always a game start.
+//! **A game starts at a line that holds well-formed tag pairs `[Name "value"]` and nothing else
+//! (see [`parse_tag`]) when the nearest earlier line that is not transparent is not a tag
+//! line**: the first tag of a tag section. A tag line starts with `[` or holds `[` and a letter
+//! anywhere; a transparent line is blank, a `%` or `;` line, or one `{...}` comment alone on its
+//! line. Offset 0 is always a game start.
 //!
 //! The reader keeps to it everywhere:
 //! - in movetext, `[` and a letter starts the next game (anywhere on a line: a superset of the
 //!   rule's starts, which splitting never needs to find);
 //! - a `{` comment runs to its `}` across lines whatever they hold, except that a line where a
 //!   game starts by this rule ends a comment left open, so that a damaged file cannot swallow the
-//!   games after it. Lines inside real comments such as `[C54]`, `[clk 1:05:23 ]` or
-//!   `['just for fun']` are not well-formed tag pairs, so they never cut a comment;
+//!   games after it. Lines inside real comments such as `[C54]`, `[clk 1:05:23 ]`,
+//!   `['just for fun']` or `[Event "x"] and more words` are not tag pairs alone, so they never
+//!   cut a comment;
 //! - in a tag section, `%` and `;` lines and a comment alone on its line are passed over; a
 //!   comment over several lines, or followed by something else on its line, ends the section.
 //!
@@ -65,12 +66,26 @@ pub(crate) fn has_tag_opening(bytes: &[u8]) -> bool {
 /// `true` when a game starts at `line` (its first line end may follow, and more after it), the
 /// nearest earlier non-transparent line being of kind `previous`.
 pub(crate) fn is_game_start(line: &[u8], previous: LineKind) -> bool {
-    previous != LineKind::Tag && starts_with_tag_pair(line)
+    previous != LineKind::Tag && is_tag_pairs_line(line)
 }
 
-/// `true` when `line` begins with `[`, a letter and a well-formed tag pair on that line.
-pub(crate) fn starts_with_tag_pair(line: &[u8]) -> bool {
-    matches!(line, [b'[', c, ..] if c.is_ascii_alphabetic()) && parse_tag(line).is_ok()
+/// `true` when the first line of `line` is one or more well-formed tag pairs, each opening with
+/// `[` and a letter, with only blanks between and after them.
+pub(crate) fn is_tag_pairs_line(line: &[u8]) -> bool {
+    let line = &line[..memchr(b'\n', line).unwrap_or(line.len())];
+    let mut rest = line;
+    loop {
+        if !matches!(rest, [b'[', c, ..] if c.is_ascii_alphabetic()) {
+            return false;
+        }
+        let Ok(tag) = parse_tag(rest) else {
+            return false;
+        };
+        rest = rest[tag.len..].trim_ascii_start();
+        if rest.is_empty() {
+            return true;
+        }
+    }
 }
 
 /// Byte ranges of a parsed tag pair within its line, and how many bytes it took.
@@ -165,7 +180,10 @@ mod tests {
     #[test]
     fn tag_values_strict_and_repaired() {
         assert_eq!(value("[Event \"Hastings\"]"), Some(("Hastings", false)));
-        assert_eq!(value("[Event \"a \\\"b\\\"\"]"), Some(("a \\\"b\\\"", false)));
+        assert_eq!(
+            value("[Event \"a \\\"b\\\"\"]"),
+            Some(("a \\\"b\\\"", false))
+        );
         assert_eq!(
             value("[White \"\"Socrates Expert\"\"]"),
             Some(("\"Socrates Expert\"", true))
@@ -175,7 +193,10 @@ mod tests {
             Some(("Lopez \"Battle Royale\"", true))
         );
         assert_eq!(value("[A \"x\"] [B \"y\"]"), Some(("x", false)));
-        assert_eq!(value("[A \"x \"y\" z\" ] [B \"w\"]"), Some(("x \"y\" z", true)));
+        assert_eq!(
+            value("[A \"x \"y\" z\" ] [B \"w\"]"),
+            Some(("x \"y\" z", true))
+        );
         // No quote followed by `]` on the line: not a tag pair.
         assert_eq!(value("[A \"x\" y\n\"]"), None);
         assert_eq!(value("[C54]"), None);
@@ -184,10 +205,21 @@ mod tests {
 
     #[test]
     fn lines_inside_real_comments_are_not_game_starts() {
-        for line in ["[C54]", "[clk 1:05:23 ] comment}", "['just for fun']", "[%clk 0:01:00]"] {
+        for line in [
+            "[C54]",
+            "[clk 1:05:23 ] comment}",
+            "['just for fun']",
+            "[%clk 0:01:00]",
+        ] {
             assert!(!is_game_start(line.as_bytes(), LineKind::Other), "{line}");
         }
         assert!(is_game_start(b"[Event \"x\"]\n", LineKind::Other));
+        assert!(is_game_start(
+            b"[Event \"x\"] [Site \"y\"] \r\n1. e4",
+            LineKind::Other
+        ));
+        assert!(!is_game_start(b"[Event \"x\"] and more\n", LineKind::Other));
+        assert!(!is_game_start(b"[Event \"x\"] 1. e4\n", LineKind::Other));
         assert!(!is_game_start(b"[Site \"x\"]\n", LineKind::Tag));
         assert_eq!(classify(b"{ a comment"), LineKind::Other);
         assert_eq!(classify(b" { a comment }\r\n"), LineKind::Transparent);

@@ -1,6 +1,6 @@
 //! A game as a JSON object (one line of NDJSON for `tabla pgn json`).
 
-use crate::{Comment, Eval, Game, Line, Node, Shape};
+use crate::{Comment, Eval, Game, Line, Node, PgnError, Shape};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -112,7 +112,7 @@ pub fn game_json(game: &Game) -> String {
         start_fen: game.start.as_ref().map(crate::fen),
         moves: json_line(&game.moves),
         error: game.error().map(|e| e.to_string()),
-        warnings: game.warnings().map(|w| format!("warning: {w}")).collect(),
+        warnings: game.warnings().map(PgnError::report).collect(),
     };
     // Only strings, numbers and lists: serialising cannot fail.
     serde_json::to_string(&value).unwrap_or_default()

@@ -6,7 +6,7 @@
 //! current token and a little look-ahead, so memory does not depend on the size of the input;
 //! it grows only for a token longer than itself (a huge comment), up to [`MAX_BUFFER`].
 
-use crate::game_start::{LineKind, classify, has_tag_opening, parse_tag, starts_with_tag_pair};
+use crate::game_start::{LineKind, classify, has_tag_opening, is_tag_pairs_line, parse_tag};
 use crate::scan;
 use crate::{ErrorKind, GameStart, Location, Nag, Outcome, RawComment, RawTag, SanToken, Visitor};
 use memchr::{memchr, memchr_iter, memrchr};
@@ -515,7 +515,11 @@ impl<R: Read> Reader<R> {
                         && rest.get(3).is_none_or(|&c| DELIMITER[c as usize])
                     {
                         if !quiet {
-                            visitor.syntax_error(ErrorKind::AbbreviatedDraw, b"1/2", self.location());
+                            visitor.syntax_error(
+                                ErrorKind::AbbreviatedDraw,
+                                b"1/2",
+                                self.location(),
+                            );
                         }
                         Some((Outcome::Draw, 3))
                     } else {
@@ -690,8 +694,8 @@ impl<R: Read> Reader<R> {
         Ok(newlines > 0)
     }
 
-    /// `true` when the line after the line end `at` bytes after the read position begins with a
-    /// well-formed tag pair (the rest of the game-start rule is the caller's).
+    /// `true` when the line after the line end `at` bytes after the read position holds only tag
+    /// pairs (the rest of the game-start rule is the caller's).
     fn game_starts_after(&mut self, at: usize) -> io::Result<bool> {
         while self.end - self.pos < at + 3 && !self.eof {
             if self.fill()? == Fill::Full {
@@ -704,7 +708,7 @@ impl<R: Read> Reader<R> {
         }
         // The whole line, for the tag pair's closing quote and bracket.
         self.find_from(at + 1, b'\n')?;
-        Ok(starts_with_tag_pair(&self.buf[self.pos + at + 1..self.end]))
+        Ok(is_tag_pairs_line(&self.buf[self.pos + at + 1..self.end]))
     }
 
     fn read_line_comment<V: Visitor>(&mut self, visitor: &mut V, quiet: bool) -> io::Result<()> {

@@ -235,6 +235,13 @@ fn an_error_in_a_variation_ends_only_the_variation() {
     assert_eq!(sans(&games[0]), ["e4", "e5", "Nf3", "Nc6"]);
     let variation = &games[0].moves.nodes[1].variations[0];
     assert_eq!(variation.nodes.len(), 1, "the variation stops at its error");
+    // A warning: the mainline is whole, and the text says that only the variation stopped.
+    assert!(e.is_warning() && games[0].error().is_none());
+    assert_eq!(
+        e.to_string(),
+        "game 1, 1:22, move 2.: \"Ke3\": illegal move in this position; \
+         the variation stops there, the mainline goes on"
+    );
 }
 
 #[test]

@@ -3,14 +3,12 @@
 
 mod common;
 
-use common::{corpus, data_dir};
+use common::PgnSet;
 use tabla_pgn::{Reader, check, game_json};
 
-/// Games, mainline plies and games with errors per corpus file, from the reference data.
-fn reference_totals(file: &str) -> (u64, u64) {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn_reference.tsv");
-    let text = std::fs::read_to_string(path).expect("reference");
+/// Games and mainline plies of a file of `set`, from its reference data.
+fn reference_totals(set: &PgnSet, file: &str) -> (u64, u64) {
+    let text = std::fs::read_to_string(&set.reference).expect("reference");
     let rows: Vec<Vec<&str>> = text
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -24,17 +22,33 @@ fn reference_totals(file: &str) -> (u64, u64) {
     (rows.len() as u64, plies)
 }
 
-#[test]
-fn check_totals_match_the_reference() {
-    for (name, bytes) in corpus() {
+/// `check`'s totals on every file of `set`: python-chess's games and plies, no errors.
+fn check_totals_match_the_reference(set: &PgnSet) {
+    for (name, bytes) in set.files() {
         let totals = check(&bytes[..], false, |_| Ok(())).expect("in memory");
-        let (games, plies) = reference_totals(&name);
+        let (games, plies) = reference_totals(set, &name);
         assert_eq!(
             (totals.games, totals.moves, totals.errors),
             (games, plies, 0),
             "{name}"
         );
     }
+}
+
+#[test]
+fn check_totals_match_the_reference_on_testdata() {
+    check_totals_match_the_reference(&common::testdata());
+}
+
+#[test]
+fn check_totals_match_the_reference_on_the_corpus() {
+    if let Some(corpus) = common::corpus() {
+        check_totals_match_the_reference(&corpus);
+    }
+}
+
+#[test]
+fn check_counts_a_damaged_game() {
     let damaged = "1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
     let totals = check(damaged.as_bytes(), false, |_| Ok(())).expect("in memory");
     assert_eq!(totals.to_string(), "games 2, moves 4, errors 1, warnings 0");
@@ -42,7 +56,8 @@ fn check_totals_match_the_reference() {
 
 #[test]
 fn fen_listing_covers_start_and_every_mainline_move() {
-    let bytes = std::fs::read(data_dir().join("molinari-bordais-1979.pgn")).expect("file");
+    let dir = common::testdata().dir;
+    let bytes = std::fs::read(dir.join("molinari-bordais-1979.pgn")).expect("file");
     let mut listing = Vec::new();
     check(&bytes[..], true, |g| {
         listing.push(g.fens.clone());
@@ -61,7 +76,7 @@ fn fen_listing_covers_start_and_every_mainline_move() {
         "r1bqkb1r/pp1ppppp/5n2/2p5/2P1P3/2Nn2P1/PP1PNP1P/R1BQKB1R w KQkq - 1 6"
     );
     // A game with tags only lists its start position.
-    let bom = std::fs::read(data_dir().join("utf8-bom.pgn")).expect("file");
+    let bom = std::fs::read(dir.join("utf8-bom.pgn")).expect("file");
     let mut counts = Vec::new();
     check(&bom[..], true, |g| {
         counts.push(g.fens.len());
@@ -73,7 +88,9 @@ fn fen_listing_covers_start_and_every_mainline_move() {
 
 #[test]
 fn json_shape() {
-    let bytes = std::fs::read(data_dir().join("lichess_db_1000k.pgn")).expect("file");
+    // testdata/pgn/annotated.pgn, written for the purpose: its first game has a clock comment
+    // (`[%clk 0:05:00]`) after 1. e4.
+    let bytes = std::fs::read(common::testdata().dir.join("annotated.pgn")).expect("file");
     let game = Reader::new(&bytes[..])
         .games()
         .next()
@@ -83,12 +100,12 @@ fn json_shape() {
     // One line of NDJSON, tags in the order written.
     assert!(!line.contains('\n'));
     assert!(
-        line.starts_with(r#"{"tags":{"Event":"Rated Blitz game","Site":"#),
+        line.starts_with(r#"{"tags":{"Event":"tabla test: comments, NAGs, variations","Site":"#),
         "{line}"
     );
     let json: serde_json::Value = serde_json::from_str(&line).expect("valid JSON");
-    assert_eq!(json["tags"]["White"], "alanbrito4");
-    assert_eq!(json["result"], "0-1");
+    assert_eq!(json["tags"]["Round"], "1");
+    assert_eq!(json["result"], "1-0");
     assert_eq!(
         json["start_fen"],
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

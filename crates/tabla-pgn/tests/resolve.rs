@@ -35,9 +35,24 @@ fn forms(pos: &Position, mv: Move) -> Vec<String> {
 }
 
 #[test]
+fn every_spelling_of_every_legal_move_in_testdata_positions() {
+    let checked = every_spelling_resolves(common::testdata().files());
+    assert!(checked > 100_000, "{checked}");
+}
+
+#[test]
 fn every_spelling_of_every_legal_move_in_corpus_positions() {
+    if let Some(corpus) = common::corpus() {
+        let checked = every_spelling_resolves(corpus.files());
+        assert!(checked > 100_000, "{checked}");
+    }
+}
+
+/// Checks every spelling of every legal move in every fifth position of the games of master
+/// play, annotated games and puzzles among `files`; returns how many spellings it checked.
+fn every_spelling_resolves(files: Vec<(String, Vec<u8>)>) -> usize {
     let mut checked = 0;
-    for (name, bytes) in common::corpus() {
+    for (name, bytes) in files {
         if ![
             "world_matches.pgn",
             "chess-informant-sample.pgn",
@@ -67,7 +82,7 @@ fn every_spelling_of_every_legal_move_in_corpus_positions() {
             }
         }
     }
-    assert!(checked > 100_000, "{checked}");
+    checked
 }
 
 #[test]

@@ -1,9 +1,9 @@
-//! Read -> write -> read gives the same tree, and writing is idempotent, on every corpus file;
-//! the movetext stays below 80 columns.
+//! Read -> write -> read gives the same tree, and writing is idempotent, on every file of
+//! testdata/pgn and of the corpus (when it is there); the movetext stays below 80 columns.
 
 mod common;
 
-use common::{assert_same_text, corpus, dump_moves, read_all};
+use common::{assert_same_text, dump_moves, read_all};
 use std::collections::BTreeMap;
 use tabla_pgn::{Game, write_game};
 
@@ -44,8 +44,19 @@ fn first_values(game: &Game) -> BTreeMap<String, String> {
 }
 
 #[test]
+fn every_testdata_file_round_trips() {
+    round_trips(common::testdata().files());
+}
+
+#[test]
 fn every_corpus_file_round_trips() {
-    for (name, bytes) in corpus() {
+    if let Some(corpus) = common::corpus() {
+        round_trips(corpus.files());
+    }
+}
+
+fn round_trips(files: Vec<(String, Vec<u8>)>) {
+    for (name, bytes) in files {
         let games = read_all(&bytes);
         assert!(!games.is_empty(), "{name}");
         for game in &games {

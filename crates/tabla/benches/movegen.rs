@@ -1,5 +1,5 @@
 //! Move generation alone and make/unmake alone, tabla against shakmaty in the same run, over the
-//! 126 positions of `shared/data/perft/perftsuite.epd`.
+//! 126 positions of `testdata/perft/perftsuite.epd`.
 //!
 //! Run with `cargo bench -p tabla --bench movegen`. Each benchmark first checks the number of
 //! legal moves of every position against the suite's published depth-1 count.

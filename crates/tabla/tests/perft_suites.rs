@@ -1,7 +1,8 @@
-//! The perft suites of `../shared/data/perft/`: published node counts, checked by playing every
-//! move (make/unmake at every node) and with bulk counting.
+//! The perft suites of `testdata/perft/`: published node counts, checked by playing every move
+//! (make/unmake at every node) and with bulk counting.
 
-use std::path::PathBuf;
+mod common;
+
 use tabla::{Position, Validation};
 
 /// One position of a suite with its published counts, `(depth, nodes)`.
@@ -10,13 +11,9 @@ struct Case {
     counts: Vec<(u32, u64)>,
 }
 
-fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/perft")
-}
-
 /// `FEN ;D1 n ;D2 n ...` lines.
 fn read_epd(name: &str) -> Vec<Case> {
-    let text = std::fs::read_to_string(data_dir().join(name)).expect("perft suite readable");
+    let text = common::read(common::perft_dir().join(name));
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
@@ -37,7 +34,7 @@ fn read_epd(name: &str) -> Vec<Case> {
 
 /// `id` / `epd` / `perft d n` blocks.
 fn read_blocks(name: &str) -> Vec<Case> {
-    let text = std::fs::read_to_string(data_dir().join(name)).expect("perft suite readable");
+    let text = common::read(common::perft_dir().join(name));
     let mut cases: Vec<Case> = Vec::new();
     for line in text.lines() {
         let line = line.trim();

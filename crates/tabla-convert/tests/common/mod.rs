@@ -1,5 +1,6 @@
-//! Helpers shared by the integration tests: the corpus, python-chess's reference, reading the
-//! Parquet output back with the parquet crate's Arrow reader, and pzstd.
+//! Helpers shared by the integration tests: the PGN files (testdata/pgn and the corpus) with
+//! python-chess's reference, reading the Parquet output back with the parquet crate's Arrow
+//! reader, and pzstd.
 
 #![allow(dead_code)]
 
@@ -14,20 +15,90 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use tabla_convert::{Input, Limits, NoProgress, Options, Summary, convert_with};
 
-/// The corpus directory, ../shared/data/pgn beside the repository.
-pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn")
+/// A folder of PGN files with python-chess's reading of them (scripts/gen_pgn_reference.py).
+pub struct PgnSet {
+    /// The folder of `.pgn` files.
+    pub dir: PathBuf,
+    /// The reference: one line per game, `file, game number, plies, final FEN, errors`.
+    pub reference: PathBuf,
 }
 
-/// The corpus's `.pgn` files, sorted.
-pub fn corpus() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(data_dir())
-        .expect("corpus directory")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    files.sort();
-    files
+impl PgnSet {
+    /// The set's `.pgn` files, sorted.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.dir.display()))
+            .map(|e| e.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// python-chess's reading of every file: its games in order.
+    pub fn reference(&self) -> BTreeMap<String, Vec<Expected>> {
+        let text = std::fs::read_to_string(&self.reference).expect("reference data");
+        let mut files: BTreeMap<String, Vec<Expected>> = BTreeMap::new();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 5, "bad reference line {line:?}");
+            files.entry(f[0].to_owned()).or_default().push(Expected {
+                plies: f[2].parse().expect("plies"),
+                fen: f[3].to_owned(),
+                errors: f[4].parse().expect("errors"),
+            });
+        }
+        files
+    }
+}
+
+/// The repository's `testdata/`: data every test can count on (testdata/README.md).
+pub fn testdata_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+}
+
+/// The PGN files of the repository (`testdata/pgn`), always there.
+pub fn testdata() -> PgnSet {
+    PgnSet {
+        dir: testdata_dir().join("pgn"),
+        reference: testdata_dir().join("pgn_reference.tsv"),
+    }
+}
+
+/// The real-world corpus's PGN files, or `None` when the corpus is not there (see
+/// [`corpus_dir`]).
+pub fn corpus() -> Option<PgnSet> {
+    Some(PgnSet {
+        dir: corpus_dir()?.join("pgn"),
+        reference: testdata_dir().join("corpus_pgn_reference.tsv"),
+    })
+}
+
+/// The real-world corpus: the folder named by `TABLA_CORPUS` (relative to the repository root),
+/// else `../shared/data` beside the repository. When it is missing, the calling test says it is
+/// skipped and gets `None`; with `TABLA_REQUIRE_CORPUS=1` it fails instead, so that CI cannot
+/// skip it silently.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = match std::env::var_os("TABLA_CORPUS") {
+        Some(named) => root.join(named),
+        None => root.join("../shared/data"),
+    };
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let test = std::thread::current().name().unwrap_or("test").to_owned();
+    assert!(
+        std::env::var("TABLA_REQUIRE_CORPUS").as_deref() != Ok("1"),
+        "{test}: corpus not found at {} and TABLA_REQUIRE_CORPUS=1: set TABLA_CORPUS to the \
+         folder holding perft/, pgn/ and epd/",
+        dir.display()
+    );
+    eprintln!(
+        "{test}: skipped: corpus not found at {} (set TABLA_CORPUS)",
+        dir.display()
+    );
+    None
 }
 
 /// One game as python-chess read it (scripts/gen_pgn_reference.py).
@@ -36,24 +107,6 @@ pub struct Expected {
     pub plies: u32,
     pub fen: String,
     pub errors: usize,
-}
-
-/// python-chess's reading of every corpus file: its games in order.
-pub fn reference() -> BTreeMap<String, Vec<Expected>> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tabla-pgn/tests/data/pgn_reference.tsv");
-    let text = std::fs::read_to_string(path).expect("reference data");
-    let mut files: BTreeMap<String, Vec<Expected>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 5, "bad reference line {line:?}");
-        files.entry(f[0].to_owned()).or_default().push(Expected {
-            plies: f[2].parse().expect("plies"),
-            fen: f[3].to_owned(),
-            errors: f[4].parse().expect("errors"),
-        });
-    }
-    files
 }
 
 /// A row of the `games` table, with the partition it was found in.
@@ -71,6 +124,7 @@ pub struct GameRow {
     pub plies: u32,
     pub final_fen: Option<String>,
     pub error: Option<String>,
+    pub warnings: Vec<String>,
     pub tags: Vec<(String, String)>,
     /// `year=...`/`month=...` directory names.
     pub partition: (String, String),
@@ -181,6 +235,7 @@ pub fn read_games(out: &Path) -> Vec<GameRow> {
             let plies = column::<UInt32Array>(&batch, "plies");
             let final_fen = column::<StringArray>(&batch, "final_fen");
             let error = column::<StringArray>(&batch, "error");
+            let warnings = column::<ListArray>(&batch, "warnings");
             let tags = column::<ListArray>(&batch, "tags");
             for i in 0..batch.num_rows() {
                 let moves = uci.value(i);
@@ -188,6 +243,11 @@ pub fn read_games(out: &Path) -> Vec<GameRow> {
                     .as_any()
                     .downcast_ref::<StringArray>()
                     .expect("uci items");
+                let warning_list = warnings.value(i);
+                let warning_list = warning_list
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .expect("warning items");
                 let pairs = tags.value(i);
                 let pairs = pairs
                     .as_any()
@@ -211,6 +271,9 @@ pub fn read_games(out: &Path) -> Vec<GameRow> {
                     plies: plies.value(i),
                     final_fen: text(final_fen, i),
                     error: text(error, i),
+                    warnings: (0..warning_list.len())
+                        .map(|j| warning_list.value(j).to_owned())
+                        .collect(),
                     tags: (0..names.len())
                         .map(|j| (names.value(j).to_owned(), values.value(j).to_owned()))
                         .collect(),

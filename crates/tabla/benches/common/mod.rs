@@ -19,7 +19,7 @@ pub struct PerftCase {
     /// Plies to search.
     pub depth: u32,
     /// Published node count (chessprogramming wiki "Perft Results"; the same figures are in
-    /// `shared/data/perft/perftsuite.epd` for the start position and Kiwipete).
+    /// `testdata/perft/perftsuite.epd` for the start position and Kiwipete).
     pub nodes: u64,
 }
 
@@ -111,11 +111,11 @@ pub struct SuitePosition {
     pub moves: u64,
 }
 
-/// Every position of `shared/data/perft/perftsuite.epd` (126 positions of all kinds: castling,
+/// Every position of `testdata/perft/perftsuite.epd` (126 positions of all kinds: castling,
 /// en passant, promotions, checks, endgames) with its published `D1` count.
 pub fn movegen_set() -> Vec<SuitePosition> {
     let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/perft/perftsuite.epd");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/perft/perftsuite.epd");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()

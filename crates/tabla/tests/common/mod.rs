@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 use tabla::{Position, Validation};
 
-/// `../shared/data/perft`, beside the repository.
+/// The perft suites, `testdata/perft` at the repository root (testdata/README.md).
 pub fn perft_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/perft")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/perft")
 }
 
 /// `crates/tabla/tests/data`, the files written by the scripts under `scripts/`.
