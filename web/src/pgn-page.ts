@@ -2,17 +2,35 @@
 
 import { type Api, arrow, fenTurn, makeBoard, pgnShapes, uciSquares } from './board';
 import { isMoveGlyph, nagGlyph, nagName } from './nags';
-import { type Node, type Tree, buildTree, formatClock, formatEval, lineEnd, moveNumber, numberLabel, writePgn } from './pgn-tree';
+import { type Node, type Tree, buildTree, formatClock, formatEval, lineEnd, moveNumber, numberLabel } from './pgn-tree';
+import { forgetPgn, recallPgn, rememberPgn } from './store';
 import { suggestPanel } from './suggest';
-import type { PgnGame, PgnMove } from './types';
+import type { PgnGameWithText, PgnIndex, PgnIndexGame, PgnMove } from './types';
 import { api, copyText, download, h, message, setQuery, typingInField } from './util';
 
-const STORE = 'tabla.pgn';
 const MAX_LISTED = 1000;
+/** Texts up to this size are shown in the paste box when loaded from a file. */
+const SHOWN_IN_BOX = 200_000;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+// The PGN lives in the browser as a Blob (the chosen File itself, or the pasted text), never as
+// one string in the JS heap: the server indexes it (POST /api/pgn/index: byte ranges, tags,
+// errors) and each game opened is cut out of the Blob by its byte range and read by the server
+// (POST /api/pgn/game), which keeps nothing between requests.
 
 export function pgnPage(root: HTMLElement): void {
-  let games: PgnGame[] = [];
+  /** The PGN loaded. */
+  let source: Blob | null = null;
+  /** Its games, as the index gives them. */
+  let entries: PgnIndexGame[] = [];
   let gameIndex = 0;
+  /** The game open, with its moves. */
+  let game: PgnGameWithText | null = null;
+  /** Counts game requests, so that a late answer for a game no longer wanted is dropped. */
+  let opening = 0;
+  /** Counts loads, likewise. */
+  let loading = 0;
   let tree: Tree | null = null;
   let current: Node | null = null;
   let long = localStorage.getItem('tabla.notation') === 'long';
@@ -55,6 +73,8 @@ export function pgnPage(root: HTMLElement): void {
     speed,
     btn('Flip the board', 'Flip', flip, 'f'),
   );
+  /** The game's warnings, under the board: present but quiet. */
+  const warningsBox = h('div', { class: 'warnings-box' });
   const info = h('section', { class: 'move-info', 'aria-label': 'Comments and variations', 'aria-live': 'polite' });
   const suggest = suggestPanel(
     () => current?.fen ?? null,
@@ -77,13 +97,13 @@ export function pgnPage(root: HTMLElement): void {
     renderMoves();
   });
   const copyPgn = h('button', { type: 'button', class: 'small' }, 'Copy PGN');
-  copyPgn.addEventListener('click', () => games[gameIndex] && copyText(writePgn(games[gameIndex]), copyPgn));
+  copyPgn.addEventListener('click', () => game && copyText(game.pgn, copyPgn));
   const downloadPgn = h('button', { type: 'button', class: 'small' }, 'Download PGN');
   downloadPgn.addEventListener('click', () => {
-    const g = games[gameIndex];
+    const g = game;
     if (!g) return;
     const name = `${g.tags.White ?? 'white'}-${g.tags.Black ?? 'black'}`.replace(/[^A-Za-z0-9_-]+/g, '_');
-    download(`${name}.pgn`, writePgn(g));
+    download(`${name}.pgn`, g.pgn);
   });
   const moveList = h('div', { class: 'move-list', id: 'moves', role: 'list', 'aria-label': 'Moves' });
   moveList.addEventListener('click', (e) => {
@@ -118,25 +138,19 @@ export function pgnPage(root: HTMLElement): void {
   });
   const loadMsg = h('div', { class: 'load-msg' });
   const loadButton = h('button', { type: 'button', id: 'load-pgn' }, 'Load PGN');
-  loadButton.addEventListener('click', () => load(area.value, true));
+  loadButton.addEventListener('click', () => load(new Blob([area.value], { type: 'application/x-chess-pgn' }), 'pasted text', true));
   const file = h('input', { type: 'file', accept: '.pgn,text/plain,application/x-chess-pgn', id: 'pgn-file' });
   file.addEventListener('change', async () => {
     const f = file.files?.[0];
     if (!f) return;
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      text = new TextDecoder('windows-1252').decode(bytes);
-    }
-    area.value = text.length < 200_000 ? text : '';
-    await load(text, true);
     file.value = '';
+    area.value = '';
+    // The File goes to the server as it is: bytes, whatever their encoding.
+    if (await load(f, f.name, true)) void showInBox(f);
   });
   const sampleButton = h('button', { type: 'button', class: 'small' }, 'Sample games');
   sampleButton.addEventListener('click', async () => {
-    localStorage.removeItem(STORE);
+    await forgetPgn();
     await loadSample();
   });
   const loader = h(
@@ -160,6 +174,7 @@ export function pgnPage(root: HTMLElement): void {
         h('div', { class: 'fen-bar' }, fenText, copyFen),
         boardEl,
         controls,
+        warningsBox,
         info,
         suggest.el,
       ),
@@ -175,51 +190,84 @@ export function pgnPage(root: HTMLElement): void {
 
   // ---- behaviour
 
-  async function load(text: string, remember: boolean): Promise<boolean> {
-    loadMsg.replaceChildren(message('Reading…'));
+  /**
+   * Loads a PGN: its index first (the list and the status line), then the game `first` (from 0)
+   * at the node `nodeId`. `remember` keeps the PGN for the next visit. `false` when nothing
+   * was loaded (an error, or no game), `true` when it was or a later load took over.
+   */
+  async function load(blob: Blob, name: string, remember: boolean, first = 0, nodeId: string | null = null): Promise<boolean> {
+    loadMsg.replaceChildren(message(blob.size > 1_000_000 ? `Reading ${name} (${(blob.size / 1e6).toFixed(1)} MB)…` : 'Reading…'));
+    const ticket = ++loading;
+    let index: PgnIndex;
     try {
-      const res = await api<{ games: PgnGame[] }>('/api/pgn', {
+      index = await api<PgnIndex>('/api/pgn/index', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-chess-pgn; charset=utf-8' },
-        body: text,
+        headers: { 'Content-Type': 'application/x-chess-pgn' },
+        body: blob,
       });
-      if (res.games.length === 0) {
-        loadMsg.replaceChildren(message('No game found in this text.', 'error'));
-        return false;
-      }
-      games = res.games;
-      if (remember) {
-        try {
-          localStorage.setItem(STORE, text);
-        } catch {
-          // Too large for local storage: the games stay loaded for this visit only.
-        }
-      }
-      const damaged = games.filter((g) => g.error).length;
-      loadMsg.replaceChildren(
-        message(`${games.length} game${games.length === 1 ? '' : 's'} loaded${damaged ? `, ${damaged} with errors` : ''}.`, 'ok'),
-      );
-      filter.value = '';
-      renderGameList();
-      selectGame(0, null);
-      return true;
     } catch (e) {
+      if (ticket !== loading) return true;
       loadMsg.replaceChildren(message((e as Error).message, 'error'));
       return false;
     }
+    if (ticket !== loading) return true;
+    if (index.games.length === 0) {
+      loadMsg.replaceChildren(message('No game found in this text.', 'error'));
+      return false;
+    }
+    source = blob;
+    entries = index.games;
+    game = null;
+    gameIndex = Math.max(0, Math.min(first, entries.length - 1));
+    const opened = fetchGame(gameIndex);
+    loadMsg.replaceChildren(
+      message(
+        `${plural(entries.length, 'game')} loaded${index.errors ? `, ${index.errors} with errors` : ''}${
+          index.warnings ? `, ${plural(index.warnings, 'warning')}` : ''
+        }.`,
+        'ok',
+      ),
+    );
+    filter.value = '';
+    renderGameList();
+    await showGame(gameIndex, opened, nodeId);
+    if (remember) void rememberPgn(blob, name);
+    return true;
   }
 
   async function loadSample(): Promise<void> {
     const res = await fetch('/api/sample');
-    const text = await res.text();
-    await load(text, false);
+    await load(await res.blob(), 'sample games', false);
+  }
+
+  /** A small file's text in the paste box, as it used to be. */
+  async function showInBox(blob: Blob): Promise<void> {
+    if (blob.size > SHOWN_IN_BOX) return;
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    try {
+      area.value = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      area.value = new TextDecoder('windows-1252').decode(bytes);
+    }
+  }
+
+  /** Asks the server for game `i` of the index: its bytes, cut out of the PGN. */
+  function fetchGame(i: number): Promise<PgnGameWithText> {
+    const e = entries[i];
+    const blob = source as Blob;
+    const query = new URLSearchParams({ index: String(e.index), start: String(e.start), line: String(e.line), column: String(e.column) });
+    return api<PgnGameWithText>(`/api/pgn/game?${query}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-chess-pgn' },
+      body: blob.slice(e.start, e.end),
+    });
   }
 
   function renderGameList(): void {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const rows: HTMLElement[] = [];
     let matching = 0;
-    games.forEach((g, i) => {
+    entries.forEach((g, i) => {
       const cells = [String(i + 1), g.tags.White ?? '?', g.tags.Black ?? '?', g.result, g.tags.Event ?? '', g.tags.Date ?? ''];
       const hay = cells.join(' ').toLowerCase();
       if (!words.every((w) => hay.includes(w))) return;
@@ -230,13 +278,22 @@ export function pgnPage(root: HTMLElement): void {
         {
           tabindex: 0,
           'data-game': i,
-          class: [g.error ? 'damaged' : '', i === gameIndex ? 'selected' : ''].join(' ').trim(),
+          class: [g.error ? 'damaged' : '', g.warnings.length ? 'warned' : '', i === gameIndex ? 'selected' : ''].join(' ').trim() || undefined,
           'aria-selected': String(i === gameIndex),
-          title: g.error ? `Damaged: ${g.error}` : undefined,
+          title: g.error ? `Damaged: ${g.error}` : g.warnings.length ? g.warnings.join('\n') : undefined,
         },
-        ...cells.map((c, k) => h('td', {}, k === 0 && g.error ? `⚠ ${c}` : c)),
+        ...cells.map((c, k) =>
+          h(
+            'td',
+            {},
+            k === 0 && g.error ? `⚠ ${c}` : c,
+            k === 0 && g.warnings.length
+              ? h('span', { class: 'warn-badge', 'aria-label': plural(g.warnings.length, 'warning') }, ` ${g.warnings.length}!`)
+              : null,
+          ),
+        ),
       );
-      const pick = () => selectGame(i, null);
+      const pick = () => void selectGame(i, null);
       row.addEventListener('click', pick);
       row.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -250,48 +307,76 @@ export function pgnPage(root: HTMLElement): void {
     listNote.textContent =
       matching > MAX_LISTED
         ? `Showing ${MAX_LISTED} of ${matching} games: filter to narrow.`
-        : `${matching} of ${games.length} game${games.length === 1 ? '' : 's'}.`;
+        : `${matching} of ${plural(entries.length, 'game')}.`;
   }
 
-  function selectGame(index: number, nodeId: string | null): void {
+  /** Opens game `index` (from 0) of the list at the node `nodeId` (the start when null). */
+  async function selectGame(index: number, nodeId: string | null): Promise<void> {
+    if (!entries.length) return;
+    const i = Math.max(0, Math.min(index, entries.length - 1));
+    await showGame(i, fetchGame(i), nodeId);
+  }
+
+  /** Shows game `i` once `answer` brings it, unless another game was asked for meanwhile. */
+  async function showGame(i: number, answer: Promise<PgnGameWithText>, nodeId: string | null): Promise<void> {
+    const ticket = ++opening;
     pause();
-    gameIndex = Math.max(0, Math.min(index, games.length - 1));
-    const game = games[gameIndex];
-    tree = buildTree(game);
-    for (const row of listBody.querySelectorAll<HTMLElement>('tr')) {
-      const sel = row.dataset.game === String(gameIndex);
-      row.classList.toggle('selected', sel);
-      row.setAttribute('aria-selected', String(sel));
+    gameIndex = i;
+    markSelectedRow();
+    // Busy until the game is drawn: tests and assistive technology wait for it.
+    moveList.setAttribute('aria-busy', 'true');
+    let g: PgnGameWithText;
+    try {
+      g = await answer;
+    } catch (e) {
+      if (ticket !== opening) return;
+      moveList.setAttribute('aria-busy', 'false');
+      warningsBox.replaceChildren();
+      banner.replaceChildren(h('div', { class: 'msg msg-error game-error', role: 'alert' }, `Game ${i + 1} could not be read: ${(e as Error).message}`));
+      return;
     }
-    const t = game.tags;
-    title.textContent = `${t.White ?? '?'} – ${t.Black ?? '?'}  ${game.result}`;
+    if (ticket !== opening) return;
+    game = g;
+    tree = buildTree(g);
+    const t = g.tags;
+    title.textContent = `${t.White ?? '?'} – ${t.Black ?? '?'}  ${g.result}`;
     title.title = [t.Event, t.Site, t.Date].filter((x) => x && x !== '?').join(', ');
     banner.replaceChildren();
-    if (game.error) {
+    if (g.error) {
       banner.append(
         h(
           'div',
           { class: 'msg msg-error game-error', role: 'alert' },
           h('strong', {}, 'This game is damaged: '),
-          game.error,
+          g.error,
           tree.mainline.length ? ` (the ${tree.mainline.length} moves before the error can be browsed)` : '',
         ),
       );
     }
-    const otherErrors = (game.errors ?? []).filter((e) => e !== game.error);
-    if (otherErrors.length) {
-      banner.append(
+    warningsBox.replaceChildren();
+    if (g.warnings.length) {
+      warningsBox.append(
         h(
           'details',
-          { class: 'msg msg-warn' },
-          h('summary', {}, `${otherErrors.length} problem${otherErrors.length === 1 ? '' : 's'} skipped while reading`),
-          h('ul', {}, ...otherErrors.map((e) => h('li', {}, e))),
+          { class: 'game-warnings' },
+          h('summary', {}, `${plural(g.warnings.length, 'warning')} while reading`),
+          h('ul', {}, ...g.warnings.map((w) => h('li', {}, w.replace(/^warning: /, '')))),
         ),
       );
     }
     renderMoves();
+    current = null;
     const target = (nodeId && tree.byId.get(nodeId)) || tree.root;
     go(target);
+    moveList.setAttribute('aria-busy', 'false');
+  }
+
+  function markSelectedRow(): void {
+    for (const row of listBody.querySelectorAll<HTMLElement>('tr')) {
+      const sel = row.dataset.game === String(gameIndex);
+      row.classList.toggle('selected', sel);
+      row.setAttribute('aria-selected', String(sel));
+    }
   }
 
   function moveText(m: PgnMove): (Node | string)[] {
@@ -365,8 +450,8 @@ export function pgnPage(root: HTMLElement): void {
         interrupt(...m.comments.map((c) => h('span', { class: 'comment' }, c)), ...node.variations.map(renderLine));
       }
     });
-    const game = games[gameIndex];
-    cells.push(h('div', { class: 'interrupt result' }, game.error ? `(stopped: ${game.error})` : game.result));
+    const g = game;
+    if (g) cells.push(h('div', { class: 'interrupt result' }, g.error ? `(stopped: ${g.error})` : g.result));
     moveList.replaceChildren(...cells);
     markCurrent();
   }
@@ -500,17 +585,18 @@ export function pgnPage(root: HTMLElement): void {
   // ---- start: the stored PGN or the sample, then the game and ply from the URL.
   void (async () => {
     const params = new URLSearchParams(location.search);
-    const stored = localStorage.getItem(STORE);
+    const asked = Number(params.get('game'));
+    const first = Number.isFinite(asked) && asked >= 1 ? asked - 1 : 0;
+    const ply = params.get('ply');
+    const stored = await recallPgn();
     let ok = false;
     if (stored) {
-      area.value = stored.length < 200_000 ? stored : '';
-      ok = await load(stored, false);
+      ok = await load(stored.blob, stored.name, false, first, ply);
+      if (ok && stored.blob.size <= SHOWN_IN_BOX) void showInBox(stored.blob);
     }
-    if (!ok) await loadSample();
-    const game = Number(params.get('game'));
-    const ply = params.get('ply');
-    if (games.length && (game > 1 || ply)) {
-      selectGame(Number.isFinite(game) && game >= 1 ? game - 1 : 0, ply);
+    if (!ok) {
+      const res = await fetch('/api/sample');
+      await load(await res.blob(), 'sample games', false, first, ply);
     }
   })();
 }

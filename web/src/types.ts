@@ -35,13 +35,47 @@ export interface PgnMove {
   variations: PgnMove[][];
 }
 
+/** A game as `tabla_pgn::game_json` writes it (`POST /api/pgn`). */
 export interface PgnGame {
   tags: Record<string, string>;
   result: string;
   start_fen: string | null;
   moves: PgnMove[];
-  error?: string;
-  errors?: string[];
+  error: string | null;
+  warnings: string[];
+}
+
+/** `POST /api/pgn/game`: one game, and its PGN written back by the server (export format). */
+export interface PgnGameWithText extends PgnGame {
+  pgn: string;
+}
+
+/** One game of `POST /api/pgn/index`: where it is in the text, and what the list shows. */
+export interface PgnIndexGame {
+  /** Place in the text, from 0. */
+  index: number;
+  /** Byte range in the text sent: start inclusive, end exclusive. */
+  start: number;
+  end: number;
+  /** Line and column of `start`, from 1. */
+  line: number;
+  column: number;
+  /** Event, Site, Date, Round, White, Black (those the game has). */
+  tags: Record<string, string>;
+  result: string;
+  plies: number;
+  error: string | null;
+  warnings: string[];
+}
+
+/** `POST /api/pgn/index`. */
+export interface PgnIndex {
+  games: PgnIndexGame[];
+  /** Games with an error. */
+  errors: number;
+  /** Warnings over all games. */
+  warnings: number;
+  bytes: number;
 }
 
 export interface KbnkMove {

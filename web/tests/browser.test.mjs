@@ -82,11 +82,21 @@ async function waitForFen(page, expected) {
 }
 const active = (page) => page.locator('#moves .mv.active').textContent();
 
-/** Loads PGN text through the page's paste box. */
+/** Waits until the game asked for is drawn (the move list is busy until then). */
+const gameShown = (page) => page.locator('#moves[aria-busy="false"]').waitFor();
+
+/** Loads PGN text through the page's paste box: the list, then the first game. */
 async function loadPgn(page, text) {
   await page.locator('#pgn-input').fill(text);
   await page.locator('#load-pgn').click();
   await page.locator('.load-msg .msg-ok').waitFor();
+  await gameShown(page);
+}
+
+/** Opens the game of row `n` of the list. */
+async function openRow(page, n) {
+  await page.locator('#games tbody tr').nth(n).click();
+  await gameShown(page);
 }
 
 const TEST_PGN = `[Event "Browser test"]
@@ -116,6 +126,7 @@ describe('PGN browser', () => {
     const page = await newPage();
     await page.goto(`${base}/`);
     await page.locator('#games tbody tr').nth(1).waitFor();
+    await gameShown(page);
     assert.equal(await page.locator('#games tbody tr').count(), 2);
     assert.equal(await fen(page), FEN.start);
     assert.deepEqual(page.errors, []);
@@ -198,7 +209,7 @@ describe('PGN browser', () => {
     assert.equal(await rows.count(), 3);
     assert.match(await page.locator('.load-msg').textContent(), /3 games loaded, 1 with errors/);
     assert.equal(await rows.nth(1).getAttribute('class'), 'damaged');
-    await rows.nth(1).click();
+    await openRow(page, 1);
     const error = await page.locator('.game-error').textContent();
     // "2. Ke3" is on line 9, column 13 of the pasted text.
     assert.match(error, /9:13/);
@@ -206,13 +217,81 @@ describe('PGN browser', () => {
     assert.match(error, /illegal/);
     await page.keyboard.press('End');
     assert.equal(await fen(page), FEN.e5);
-    await rows.nth(2).click();
+    await openRow(page, 2);
     assert.equal(await page.locator('.game-error').count(), 0);
     await page.keyboard.press('ArrowRight');
     assert.equal(await fen(page), FEN.d4);
     // The filter narrows the list.
     await page.locator('.filter').fill('B');
     assert.equal(await rows.count(), 1);
+    await page.context().close();
+  });
+
+  test('a file chosen shows the list, then the first board; other games open from it', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/`);
+    await gameShown(page);
+    // Latin-1 bytes (ü is 0xFC) and CRLF line ends, as older databases write them; the third
+    // game has a stray "}" (a warning), the fourth an illegal move (an error).
+    const text =
+      '[Event "File test"]\r\n[White "M\u00fcller"]\r\n[Black "Petrosian"]\r\n[Result "1-0"]\r\n\r\n1. d4 1-0\r\n\r\n' +
+      '[Event "File test"]\r\n[White "Second"]\r\n[Black "Player"]\r\n\r\n1. e4 e5 2. Nf3 Nc6 $1 *\r\n\r\n' +
+      '[Event "File test"]\r\n[White "Third"]\r\n[Black "Warned"]\r\n\r\n1. e4 } e5 *\r\n\r\n' +
+      '[Event "File test"]\r\n[White "Fourth"]\r\n[Black "Damaged"]\r\n\r\n1. e4 e5 2. Ke3 *\r\n';
+    const buffer = Buffer.from(text, 'latin1');
+    await page.locator('#pgn-file').setInputFiles({ name: 'games.pgn', mimeType: 'application/x-chess-pgn', buffer });
+    await page.locator('.load-msg .msg-ok').waitFor();
+    assert.match(await page.locator('.load-msg').textContent(), /^4 games loaded, 1 with errors, 1 warning\.$/);
+    await gameShown(page);
+    const rows = page.locator('#games tbody tr');
+    assert.equal(await rows.count(), 4);
+    assert.match(await page.locator('.game-title').textContent(), /^Müller – Petrosian\s+1-0$/);
+    assert.equal(await fen(page), FEN.start);
+    await page.keyboard.press('End');
+    assert.equal(await fen(page), FEN.d4);
+
+    // Another game: its moves come when it is opened.
+    await openRow(page, 1);
+    assert.match(await page.locator('.game-title').textContent(), /^Second – Player/);
+    assert.equal(await rows.nth(1).getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('End');
+    assert.equal(await fen(page), FEN.Nc6);
+    assert.equal(await active(page), 'Nc6!');
+    assert.equal(new URL(page.url()).searchParams.get('game'), '2');
+
+    // The game's PGN is the server's export format.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download PGN' }).click();
+    const saved = await (await download).createReadStream();
+    let written = '';
+    for await (const chunk of saved) written += chunk;
+    assert.match(written, /^\[Event "File test"\]\n/);
+    assert.match(written, /\[White "Second"\]\n/);
+    assert.match(written, /\n1\. e4 e5 2\. Nf3 Nc6 \$1 \*\n/);
+
+    // A warning is shown quietly: a badge in the list, a closed line under the board.
+    assert.equal(await rows.nth(2).locator('.warn-badge').count(), 1);
+    assert.match(await rows.nth(2).getAttribute('title'), /unexpected character/);
+    assert.equal(await page.locator('.game-warnings').count(), 0);
+    await openRow(page, 2);
+    assert.match(await page.locator('.game-warnings summary').textContent(), /^1 warning/);
+    assert.equal(await page.locator('.game-error').count(), 0);
+    await page.keyboard.press('End');
+    assert.equal(await fen(page), FEN.e5);
+
+    // An error as before, with its line in the whole file.
+    await openRow(page, 3);
+    assert.match(await page.locator('.game-error').textContent(), /game 4, 24:13.*Ke3.*illegal/);
+
+    // A reload comes back to the file and the game (kept in IndexedDB).
+    await openRow(page, 1);
+    await page.keyboard.press('ArrowRight');
+    await page.reload();
+    await page.locator('#moves .mv.active').waitFor();
+    assert.equal(await fen(page), FEN.e4);
+    assert.equal(await rows.count(), 4);
+    assert.match(await page.locator('.game-title').textContent(), /^Second – Player/);
+    assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 });

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-/// The default limit of a `POST /api/pgn` body: 16 MiB.
+/// The default limit of a body of the PGN routes (`POST /api/pgn`, `/api/pgn/index`,
+/// `/api/pgn/game`): 16 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
 
 /// The server's settings; [`Default`] gives `127.0.0.1:8080`, a 16 MiB body limit, the KBNK
@@ -14,7 +15,7 @@ pub struct ServeConfig {
     pub host: String,
     /// The port (0: any free port, printed at start).
     pub port: u16,
-    /// The largest `POST /api/pgn` body in bytes; a larger one gets 413.
+    /// The largest body of the PGN routes in bytes; a larger one gets 413.
     pub body_limit: usize,
     /// The KBNK table file; `None` for the default place. Built and written there when missing.
     pub kbnk_path: Option<PathBuf>,

@@ -1,11 +1,12 @@
 //! `POST /api/pgn`: every game of a PGN text as JSON.
 
 use crate::api_error::ApiError;
+use crate::pgn_body::{pgn_body, read_blocking};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use tabla_pgn::{Reader, game_json};
 
@@ -30,33 +31,10 @@ pub async fn pgn(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let body = body.map_err(|e| {
-        let status = e.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                status,
-                format!(
-                    "the PGN is larger than the limit of {} bytes",
-                    state.body_limit
-                ),
-            )
-        } else {
-            ApiError::new(status, e.body_text())
-        }
-    })?;
-    // Reading is CPU work: off the async threads, and only a few at once (memory).
-    let _permit =
-        state.pgn_permits.acquire().await.map_err(|_| {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
-        })?;
-    let games = tokio::task::spawn_blocking(move || games_json(&body))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("PGN reader failed: {e}"),
-            )
-        })?
-        .map_err(|e| ApiError::bad_request(format!("could not read the PGN: {e}")))?;
+    let body = pgn_body(&state, body)?;
+    let games = read_blocking(&state, move || {
+        games_json(&body).map_err(|e| ApiError::bad_request(format!("could not read the PGN: {e}")))
+    })
+    .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], games).into_response())
 }

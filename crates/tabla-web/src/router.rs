@@ -1,7 +1,7 @@
 //! The routes.
 
 use crate::state::AppState;
-use crate::{assets, kbnk, pgn, position, suggest};
+use crate::{assets, kbnk, pgn, pgn_game, pgn_index, position, suggest};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -17,6 +17,14 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/pgn",
             post(pgn::pgn).layer(DefaultBodyLimit::max(limit)),
+        )
+        .route(
+            "/api/pgn/index",
+            post(pgn_index::pgn_index).layer(DefaultBodyLimit::max(limit)),
+        )
+        .route(
+            "/api/pgn/game",
+            post(pgn_game::pgn_game).layer(DefaultBodyLimit::max(limit)),
         )
         .route("/api/sample", get(sample))
         .fallback(assets::asset)

@@ -12,7 +12,7 @@ pub struct AppState {
     pub kbnk: Arc<Table>,
     /// The PGN served by `GET /api/sample`.
     pub sample_pgn: Arc<str>,
-    /// The largest `POST /api/pgn` body in bytes.
+    /// The largest body of the PGN routes in bytes.
     pub body_limit: usize,
     /// PGN reads running at once: each can take a few hundred megabytes for a 16 MiB input.
     pub pgn_permits: Arc<Semaphore>,
