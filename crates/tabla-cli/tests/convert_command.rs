@@ -33,7 +33,7 @@ fn utf8(path: &Path) -> &str {
 }
 
 /// Per file of testdata/pgn: (plies, final FEN) of each game, from python-chess.
-fn reference() -> BTreeMap<String, Vec<(u32, String)>> {
+fn reference() -> BTreeMap<String, Vec<common::Expected>> {
     common::testdata().reference()
 }
 
@@ -206,7 +206,7 @@ fn converts_to_python_chess_replay(set: &PgnSet, name: &str) {
     let reference = set.reference();
     let out = out_dir(name);
     let mut args = vec!["convert".to_owned()];
-    args.extend(reference.keys().map(|f| set.file(f)));
+    args.extend(reference.keys().map(|f| common::pgn_arg(set, f)));
     args.extend(["--out", utf8(&out), "--threads", "2"].map(str::to_owned));
     let run = tabla(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -215,7 +215,7 @@ fn converts_to_python_chess_replay(set: &PgnSet, name: &str) {
         reference
             .values()
             .flatten()
-            .map(|(plies, fen)| (*plies, fen.as_str())),
+            .map(|g| (g.plies, g.fen.as_str())),
     );
     let rows = games(&out);
     assert_eq!(
@@ -279,7 +279,7 @@ fn positions_carry_polyglot_keys_up_to_max_ply() {
     let reference = &reference()["lichess_db_1000k.pgn"];
     let expected_rows: u64 = reference
         .iter()
-        .map(|(plies, _)| u64::from((*plies).min(MAX_PLY)) + 1)
+        .map(|g| u64::from(g.plies.min(MAX_PLY)) + 1)
         .sum();
     assert_eq!(
         run.last_line(),
@@ -401,7 +401,7 @@ fn standard_input_converts_like_the_file() {
         String::from_utf8_lossy(&output.stderr)
     );
     let reference = &reference()["lichess_db_1000k.pgn"];
-    let expected = sorted_endings(reference.iter().map(|(p, f)| (*p, f.as_str())));
+    let expected = sorted_endings(reference.iter().map(|g| (g.plies, g.fen.as_str())));
     let rows = games(&out);
     let got = sorted_endings(
         rows.iter()

@@ -20,8 +20,8 @@ fn check_counts_every_corpus_file_like_python_chess() {
 
 fn check_counts_like_python_chess(set: &PgnSet) {
     for (file, games) in set.reference() {
-        let run = tabla(&["pgn", "check", &set.file(&file)]);
-        let plies: u32 = games.iter().map(|g| g.0).sum();
+        let run = tabla(&["pgn", "check", &common::pgn_arg(set, &file)]);
+        let plies: u32 = games.iter().map(|g| g.plies).sum();
         assert_eq!(
             run.last_line(),
             format!("games {}, moves {plies}, errors 0, warnings 0", games.len()),
@@ -36,14 +36,14 @@ fn fen_ends_each_game_with_python_chess_final_position() {
     let testdata = common::testdata();
     let reference = testdata.reference();
     for file in ["world_matches.pgn", "dortmund-latin1.pgn", "mate_in_2.pgn"] {
-        let run = tabla(&["pgn", "fen", &testdata.file(file)]);
+        let run = tabla(&["pgn", "fen", &common::pgn_arg(&testdata, file)]);
         assert_eq!(run.code, 0);
         let games: Vec<&str> = run.stdout.split("\n\n").collect();
         let expected = &reference[file];
         assert_eq!(games.len(), expected.len(), "{file}");
-        for (i, (game, (plies, fen))) in games.iter().zip(expected).enumerate() {
+        for (i, (game, e)) in games.iter().zip(expected).enumerate() {
             let lines: Vec<&str> = game.lines().collect();
-            assert_eq!(lines.len() as u32, plies + 1, "{file} game {}", i + 1);
+            assert_eq!(lines.len() as u32, e.plies + 1, "{file} game {}", i + 1);
             // python-chess writes the en-passant square only when a capture is legal; compare
             // the fields that do not depend on that convention.
             let strip = |f: &str| {
@@ -52,7 +52,7 @@ fn fen_ends_each_game_with_python_chess_final_position() {
             };
             assert_eq!(
                 strip(lines[lines.len() - 1]),
-                strip(fen),
+                strip(&e.fen),
                 "{file} game {}",
                 i + 1
             );
@@ -88,7 +88,7 @@ fn a_damaged_game_is_reported_and_the_next_is_read() {
 #[test]
 fn json_has_one_object_per_game_and_fmt_round_trips() {
     let testdata = common::testdata();
-    let file = testdata.file("annotated.pgn");
+    let file = common::pgn_arg(&testdata, "annotated.pgn");
     let json = tabla(&["pgn", "json", &file]);
     assert_eq!(json.code, 0);
     let lines: Vec<serde_json::Value> = json

@@ -81,7 +81,7 @@ fn corpus_gives_the_same_games_on_1_2_and_8_threads_as_python_chess_reads_them()
 }
 
 fn same_games_as_python_chess(set: &PgnSet) {
-    let files = set.files();
+    let files = set.paths();
     let reference = set.reference();
     let dir = tempfile::tempdir().expect("temp dir");
     let mut outputs = Vec::new();
@@ -298,15 +298,7 @@ fn every_frame_cut_of_awkward_text_gives_the_same_games() {
     assert_eq!(plain_rows.len(), 7);
     let expected = content(&plain_rows);
     // Cuts at every line start, and one byte on either side.
-    let mut cuts: Vec<usize> = vec![];
-    for (i, &b) in text.iter().enumerate() {
-        if b == b'\n' {
-            cuts.extend([i, i + 1, i + 2]);
-        }
-    }
-    cuts.retain(|&c| c > 0 && c < text.len());
-    cuts.sort_unstable();
-    cuts.dedup();
+    let cuts = line_cuts(text);
     for (n, window) in cuts.windows(3).enumerate().step_by(2) {
         // Four frames cut at three points; two threads give two ranges.
         let path = dir.path().join(format!("cut{n}.pgn.zst"));
@@ -390,15 +382,7 @@ fn real_world_cases_convert_as_the_reader_reads_them_on_1_and_2_threads_and_cut_
         );
         content(&read_games(&out))
     };
-    let mut cuts: Vec<usize> = vec![];
-    for (i, &b) in text.iter().enumerate() {
-        if b == b'\n' {
-            cuts.extend([i, i + 1, i + 2]);
-        }
-    }
-    cuts.retain(|&c| c > 0 && c < text.len());
-    cuts.sort_unstable();
-    cuts.dedup();
+    let cuts = line_cuts(&text);
     for (n, window) in cuts.windows(2).enumerate() {
         let path = dir.path().join(format!("cut{n}.pgn.zst"));
         write_pzstd(&path, &text, &[0, window[0], window[1], text.len()]);
@@ -415,6 +399,20 @@ fn real_world_cases_convert_as_the_reader_reads_them_on_1_and_2_threads_and_cut_
         std::fs::remove_dir_all(&out).expect("clean up");
         std::fs::remove_file(&path).expect("clean up");
     }
+}
+
+/// Every line start of `text` and one byte on either side, inside the text, sorted.
+fn line_cuts(text: &[u8]) -> Vec<usize> {
+    let mut cuts: Vec<usize> = vec![];
+    for (i, &b) in text.iter().enumerate() {
+        if b == b'\n' {
+            cuts.extend([i, i + 1, i + 2]);
+        }
+    }
+    cuts.retain(|&c| c > 0 && c < text.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts
 }
 
 /// Writes `text` as pzstd does: one zstd frame per part, each after a skippable frame holding

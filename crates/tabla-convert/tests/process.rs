@@ -197,7 +197,7 @@ fn a_write_that_fails_midway_removes_the_unfinished_files() {
     std::fs::create_dir_all(out.join("games")).expect("dir");
     std::fs::write(out.join("games").join("year=2025"), "in the way").expect("write");
     // testdata/pgn has games of 2025 (lichess, TWIC).
-    let files = testdata().files();
+    let files = testdata().paths();
     let result = convert_with(&options(&files, &out, 2), &small_files(), &NoProgress);
     match result {
         Err(ConvertError::Create { path, .. }) => {

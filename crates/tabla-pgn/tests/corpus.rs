@@ -18,34 +18,8 @@
 mod common;
 
 use common::PgnSet;
-use std::collections::BTreeMap;
 use std::fs::File;
 use tabla_pgn::{ErrorKind, GameTree, Reader, Replayer, Summarize};
-
-/// One game as python-chess read it.
-#[derive(Debug, PartialEq)]
-struct Expected {
-    plies: usize,
-    fen: String,
-    errors: usize,
-}
-
-fn reference(set: &PgnSet) -> BTreeMap<String, Vec<Expected>> {
-    let text = std::fs::read_to_string(&set.reference).expect("reference data");
-    let mut files: BTreeMap<String, Vec<Expected>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 5, "bad reference line {line:?}");
-        let games = files.entry(f[0].to_owned()).or_default();
-        assert_eq!(f[1].parse::<usize>().expect("game number"), games.len() + 1);
-        games.push(Expected {
-            plies: f[2].parse().expect("plies"),
-            fen: f[3].to_owned(),
-            errors: f[4].parse().expect("errors"),
-        });
-    }
-    files
-}
 
 /// The errors tabla reports where python-chess reads on: a variant tabla does not play (python-
 /// chess plays its rules), a null move while in check (python-chess plays it), a `FEN` tag
@@ -74,7 +48,7 @@ fn corpus_matches_python_chess() {
 
 /// Every file of `set` (`files` of them) read as python-chess reads it.
 fn matches_python_chess(set: &PgnSet, files: usize) {
-    let reference = reference(set);
+    let reference = set.reference();
     assert_eq!(reference.len(), files, "one entry per file");
     assert_eq!(
         set.files().len(),
@@ -99,7 +73,7 @@ fn matches_python_chess(set: &PgnSet, files: usize) {
                 .unwrap_or_default();
             assert_eq!(
                 (g.plies, fen.as_str()),
-                (e.plies, e.fen.as_str()),
+                (e.plies as usize, e.fen.as_str()),
                 "{name}: game {} ({:?})",
                 i + 1,
                 g.problems
@@ -133,7 +107,7 @@ fn corpus_trees_agree_with_the_light_replay() {
 }
 
 fn trees_agree_with_the_light_replay(set: &PgnSet) {
-    for (name, expected) in &reference(set) {
+    for (name, expected) in &set.reference() {
         let file = File::open(set.dir.join(name)).expect("PGN file");
         let mut reader = Reader::new(file);
         let mut tree = GameTree::new();
@@ -141,7 +115,11 @@ fn trees_agree_with_the_light_replay(set: &PgnSet) {
         while let Some(game) = reader.read_game(&mut tree).expect("read") {
             let e = &expected[n];
             n += 1;
-            assert_eq!(game.mainline().count(), e.plies, "{name}: game {n}");
+            assert_eq!(
+                game.mainline().count(),
+                e.plies as usize,
+                "{name}: game {n}"
+            );
             let fen = game
                 .final_position()
                 .map(|p| p.to_fen())

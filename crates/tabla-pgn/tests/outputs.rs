@@ -8,18 +8,10 @@ use tabla_pgn::{Reader, check, game_json};
 
 /// Games and mainline plies of a file of `set`, from its reference data.
 fn reference_totals(set: &PgnSet, file: &str) -> (u64, u64) {
-    let text = std::fs::read_to_string(&set.reference).expect("reference");
-    let rows: Vec<Vec<&str>> = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.split('\t').collect())
-        .filter(|f: &Vec<&str>| f[0] == file)
-        .collect();
-    let plies = rows
-        .iter()
-        .map(|f| f[2].parse::<u64>().expect("plies"))
-        .sum();
-    (rows.len() as u64, plies)
+    let reference = set.reference();
+    let games = reference.get(file).map_or(&[][..], Vec::as_slice);
+    let plies = games.iter().map(|g| u64::from(g.plies)).sum();
+    (games.len() as u64, plies)
 }
 
 /// `check`'s totals on every file of `set`: python-chess's games and plies, no errors.

@@ -4,91 +4,16 @@
 //! python-chess (FENs after a move, mates in one, stalemates, game and move counts of the PGN
 //! files) and hand-checked positions.
 
+mod common;
+
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Method, Request, StatusCode};
+use common::{Answer, app, app_with_limit, get, post, send};
 use serde_json::Value;
-use std::sync::{Arc, OnceLock};
-use tabla_endgame::{Material, Table, generate};
-use tabla_web::{AppState, router};
-use tower::ServiceExt;
-
-fn table() -> Arc<Table> {
-    static TABLE: OnceLock<Arc<Table>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| Arc::new(generate(Material::KBNK, &mut |_| {})))
-        .clone()
-}
-
-fn app() -> Router {
-    router(AppState::new(table()))
-}
-
-fn app_with_limit(limit: usize) -> Router {
-    let mut state = AppState::new(table());
-    state.body_limit = limit;
-    router(state)
-}
-
-struct Answer {
-    status: StatusCode,
-    content_type: String,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}",
-                String::from_utf8_lossy(&self.body[..self.body.len().min(300)])
-            )
-        })
-    }
-
-    fn error(&self) -> String {
-        self.json()["error"]
-            .as_str()
-            .expect("an `error` string")
-            .to_owned()
-    }
-}
-
-async fn send(app: Router, req: Request<Body>) -> Answer {
-    let res = app.oneshot(req).await.expect("the router never fails");
-    let status = res.status();
-    let content_type = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_owned();
-    let body = res
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes()
-        .to_vec();
-    Answer {
-        status,
-        content_type,
-        body,
-    }
-}
-
-async fn get(uri: &str) -> Answer {
-    let req = Request::get(uri).body(Body::empty()).expect("request");
-    send(app(), req).await
-}
 
 async fn post_pgn(app: Router, body: impl Into<Body>) -> Answer {
-    let req = Request::post("/api/pgn")
-        .header(header::CONTENT_TYPE, "application/x-chess-pgn")
-        .body(body.into())
-        .expect("request");
-    send(app, req).await
+    post(app, "/api/pgn", body).await
 }
 
 /// Percent-encodes a query value (FENs hold spaces and slashes).

@@ -5,88 +5,12 @@
 //! text, lines and columns counted in it) or come from `POST /api/pgn`, the route that reads a
 //! whole text at once.
 
+mod common;
+
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
+use common::{app, app_with_limit, post};
 use serde_json::Value;
-use std::sync::{Arc, OnceLock};
-use tabla_endgame::{Material, Table, generate};
-use tabla_web::{AppState, router};
-use tower::ServiceExt;
-
-fn table() -> Arc<Table> {
-    static TABLE: OnceLock<Arc<Table>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| Arc::new(generate(Material::KBNK, &mut |_| {})))
-        .clone()
-}
-
-fn app() -> Router {
-    router(AppState::new(table()))
-}
-
-fn app_with_limit(limit: usize) -> Router {
-    let mut state = AppState::new(table());
-    state.body_limit = limit;
-    router(state)
-}
-
-struct Answer {
-    status: StatusCode,
-    content_type: String,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}",
-                String::from_utf8_lossy(&self.body[..self.body.len().min(300)])
-            )
-        })
-    }
-
-    fn error(&self) -> String {
-        assert!(
-            self.content_type.starts_with("application/json"),
-            "{}",
-            self.content_type
-        );
-        self.json()["error"]
-            .as_str()
-            .expect("an `error` string")
-            .to_owned()
-    }
-}
-
-async fn post(app: Router, uri: &str, body: impl Into<Body>) -> Answer {
-    let req = Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/x-chess-pgn")
-        .body(body.into())
-        .expect("request");
-    let res = app.oneshot(req).await.expect("the router never fails");
-    let status = res.status();
-    let content_type = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_owned();
-    let body = res
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes()
-        .to_vec();
-    Answer {
-        status,
-        content_type,
-        body,
-    }
-}
 
 /// The index of `pgn`, checked to be a 200 JSON answer.
 async fn index(app: Router, pgn: &[u8]) -> Value {

@@ -2,112 +2,19 @@
 //! python-chess's reference, reading the Parquet output back with the parquet crate's Arrow
 //! reader, and pzstd.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each test file uses its own part of this module
 
 use arrow_array::{
     Array, Date32Array, Int32Array, ListArray, RecordBatch, StringArray, StructArray, UInt32Array,
     UInt64Array,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tabla_convert::{Input, Limits, NoProgress, Options, Summary, convert_with};
 
-/// A folder of PGN files with python-chess's reading of them (scripts/gen_pgn_reference.py).
-pub struct PgnSet {
-    /// The folder of `.pgn` files.
-    pub dir: PathBuf,
-    /// The reference: one line per game, `file, game number, plies, final FEN, errors`.
-    pub reference: PathBuf,
-}
-
-impl PgnSet {
-    /// The set's `.pgn` files, sorted.
-    pub fn files(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", self.dir.display()))
-            .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-            .collect();
-        files.sort();
-        files
-    }
-
-    /// python-chess's reading of every file: its games in order.
-    pub fn reference(&self) -> BTreeMap<String, Vec<Expected>> {
-        let text = std::fs::read_to_string(&self.reference).expect("reference data");
-        let mut files: BTreeMap<String, Vec<Expected>> = BTreeMap::new();
-        for line in text.lines().filter(|l| !l.starts_with('#')) {
-            let f: Vec<&str> = line.split('\t').collect();
-            assert_eq!(f.len(), 5, "bad reference line {line:?}");
-            files.entry(f[0].to_owned()).or_default().push(Expected {
-                plies: f[2].parse().expect("plies"),
-                fen: f[3].to_owned(),
-                errors: f[4].parse().expect("errors"),
-            });
-        }
-        files
-    }
-}
-
-/// The repository's `testdata/`: data every test can count on (testdata/README.md).
-pub fn testdata_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
-}
-
-/// The PGN files of the repository (`testdata/pgn`), always there.
-pub fn testdata() -> PgnSet {
-    PgnSet {
-        dir: testdata_dir().join("pgn"),
-        reference: testdata_dir().join("pgn_reference.tsv"),
-    }
-}
-
-/// The real-world corpus's PGN files, or `None` when the corpus is not there (see
-/// [`corpus_dir`]).
-pub fn corpus() -> Option<PgnSet> {
-    Some(PgnSet {
-        dir: corpus_dir()?.join("pgn"),
-        reference: testdata_dir().join("corpus_pgn_reference.tsv"),
-    })
-}
-
-/// The real-world corpus: the folder named by `TABLA_CORPUS` (relative to the repository root),
-/// else `../shared/data` beside the repository. When it is missing, the calling test says it is
-/// skipped and gets `None`; with `TABLA_REQUIRE_CORPUS=1` it fails instead, so that CI cannot
-/// skip it silently.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = match std::env::var_os("TABLA_CORPUS") {
-        Some(named) => root.join(named),
-        None => root.join("../shared/data"),
-    };
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let test = std::thread::current().name().unwrap_or("test").to_owned();
-    assert!(
-        std::env::var("TABLA_REQUIRE_CORPUS").as_deref() != Ok("1"),
-        "{test}: corpus not found at {} and TABLA_REQUIRE_CORPUS=1: set TABLA_CORPUS to the \
-         folder holding perft/, pgn/ and epd/",
-        dir.display()
-    );
-    eprintln!(
-        "{test}: skipped: corpus not found at {} (set TABLA_CORPUS)",
-        dir.display()
-    );
-    None
-}
-
-/// One game as python-chess read it (scripts/gen_pgn_reference.py).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Expected {
-    pub plies: u32,
-    pub fen: String,
-    pub errors: usize,
-}
+pub use tabla_testdata::{Expected, PgnSet, corpus, testdata};
 
 /// A row of the `games` table, with the partition it was found in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,0 +1,104 @@
+//! The router `tabla serve` runs, called in process, and its answers.
+
+#![allow(dead_code)] // each test file uses its own part of this module
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use std::sync::{Arc, OnceLock};
+use tabla_endgame::{Material, Table, generate};
+use tabla_web::{AppState, router};
+use tower::ServiceExt;
+
+/// The KBNK table, generated once per test binary.
+pub fn table() -> Arc<Table> {
+    static TABLE: OnceLock<Arc<Table>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| Arc::new(generate(Material::KBNK, &mut |_| {})))
+        .clone()
+}
+
+/// The application `tabla serve` runs.
+pub fn app() -> Router {
+    router(AppState::new(table()))
+}
+
+/// The application with another body limit.
+pub fn app_with_limit(limit: usize) -> Router {
+    let mut state = AppState::new(table());
+    state.body_limit = limit;
+    router(state)
+}
+
+/// An answer: status, content type and body.
+pub struct Answer {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}",
+                String::from_utf8_lossy(&self.body[..self.body.len().min(300)])
+            )
+        })
+    }
+
+    /// The `error` of a JSON error answer.
+    pub fn error(&self) -> String {
+        assert!(
+            self.content_type.starts_with("application/json"),
+            "{}",
+            self.content_type
+        );
+        self.json()["error"]
+            .as_str()
+            .expect("an `error` string")
+            .to_owned()
+    }
+}
+
+/// Sends `req` to `app` and collects the answer.
+pub async fn send(app: Router, req: Request<Body>) -> Answer {
+    let res = app.oneshot(req).await.expect("the router never fails");
+    let status = res.status();
+    let content_type = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let body = res
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes()
+        .to_vec();
+    Answer {
+        status,
+        content_type,
+        body,
+    }
+}
+
+/// `GET uri` on a new app.
+pub async fn get(uri: &str) -> Answer {
+    let req = Request::get(uri).body(Body::empty()).expect("request");
+    send(app(), req).await
+}
+
+/// `POST uri` with a PGN body.
+pub async fn post(app: Router, uri: &str, body: impl Into<Body>) -> Answer {
+    let req = Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/x-chess-pgn")
+        .body(body.into())
+        .expect("request");
+    send(app, req).await
+}
