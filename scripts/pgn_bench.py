@@ -3,7 +3,7 @@
 check`, each build and the anchor run alternately in the same session; medians are printed.
 
 The inputs are PGN files repeated to about 52 MB in a temporary folder (by default the corpus's
-lichess and TWIC files, ../shared/data/pgn, or --files). For each build given with --build
+lichess and TWIC files: pgn/ of $TABLA_CORPUS or ../shared/data; or --files). For each build given with --build
 (a checkout whose `target/release` holds `tabla` and `examples/read`, built with `cargo build
 --release -p tabla-cli` and `cargo build --release -p tabla-pgn --example read`), every round
 runs, in turn:
@@ -25,8 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "data" / "pgn"
+from corpus import corpus_path
+
+CORPUS = corpus_path() / "pgn"
 TARGET = 52 * 1024 * 1024
 
 
@@ -68,7 +69,7 @@ def main() -> int:
     missing = [f for f in files if not f.is_file()]
     if missing:
         print(
-            f"pgn_bench: {missing[0]} not found; pass --files, or put the corpus at {CORPUS}",
+            f"pgn_bench: {missing[0]} not found; pass --files, or set TABLA_CORPUS",
             file=sys.stderr,
         )
         return 2
