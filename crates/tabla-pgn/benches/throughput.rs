@@ -8,7 +8,6 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// About this many bytes per input.
@@ -16,10 +15,12 @@ const TARGET: usize = 50 * 1024 * 1024;
 
 /// The file repeated to about [`TARGET`] bytes, and how many copies that took.
 fn input(name: &str) -> (Vec<u8>, usize) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/pgn")
-        .join(name);
-    let one = std::fs::read(&path).expect("corpus file");
+    let Some(corpus) = tabla_testdata::corpus_dir() else {
+        eprintln!("throughput: needs the corpus's {name} (../shared/data or TABLA_CORPUS)");
+        std::process::exit(2);
+    };
+    let path = corpus.join("pgn").join(name);
+    let one = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut all = Vec::with_capacity(TARGET + one.len());
     let mut copies = 0;
     while all.len() < TARGET {
