@@ -13,7 +13,6 @@ export function analysisPage(root: HTMLElement): void {
   let position: PositionJson | null = null;
   const history: { fen: string; san: string }[] = [];
   let startFen = START_FEN;
-  let suggested: string | null = null;
 
   const { el: boardEl, cg } = makeBoard(
     {
@@ -37,7 +36,6 @@ export function analysisPage(root: HTMLElement): void {
   const suggest = suggestPanel(
     () => position?.fen ?? null,
     (uci) => {
-      suggested = uci;
       cg.setAutoShapes(uci ? arrow(uci, 'blue') : []);
     },
   );
@@ -77,7 +75,6 @@ export function analysisPage(root: HTMLElement): void {
     });
     fenText.textContent = p.fen;
     if (document.activeElement !== fenIn) fenIn.value = p.fen;
-    suggested = null;
     cg.setAutoShapes([]);
     suggest.reset();
     status.replaceChildren(

@@ -9,6 +9,14 @@ import { h } from './util';
 
 export type { Api, DrawShape, Key };
 
+declare global {
+  interface HTMLElementTagNameMap {
+    /** chessground's element for a piece (not an HTML tag: the browser makes an unknown element
+     * of it); the KBNK tray makes its spare men with it so the board's theme draws them. */
+    piece: HTMLElement;
+  }
+}
+
 /** A board in a square box; resizes with the window. */
 export function makeBoard(config: Config, label: string): { el: HTMLElement; cg: Api } {
   const inner = h('div', { class: 'cg-host' });

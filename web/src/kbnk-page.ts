@@ -45,7 +45,7 @@ export function kbnkPage(root: HTMLElement): void {
       if (e instanceof MouseEvent && e.button !== 0) return;
       e.preventDefault();
       remove(man.color, man.role);
-      cg.dragNewPiece({ color: man.color, role: man.role }, e as never, true);
+      cg.dragNewPiece({ color: man.color, role: man.role }, e, true);
     };
     p.addEventListener('mousedown', start);
     p.addEventListener('touchstart', start, { passive: false });

@@ -2,7 +2,7 @@
 
 import { type Api, arrow, fenTurn, makeBoard, pgnShapes, uciSquares } from './board';
 import { isMoveGlyph, nagGlyph, nagName } from './nags';
-import { type Node, type Tree, buildTree, formatClock, formatEval, lineEnd, moveNumber, numberLabel } from './pgn-tree';
+import { type MoveNode, type Tree, buildTree, formatClock, formatEval, lineEnd, moveNumber, numberLabel } from './pgn-tree';
 import { forgetPgn, recallPgn, rememberPgn } from './store';
 import { suggestPanel } from './suggest';
 import type { PgnGameWithText, PgnIndex, PgnIndexGame, PgnMove } from './types';
@@ -32,7 +32,7 @@ export function pgnPage(root: HTMLElement): void {
   /** Counts loads, likewise. */
   let loading = 0;
   let tree: Tree | null = null;
-  let current: Node | null = null;
+  let current: MoveNode | null = null;
   let long = localStorage.getItem('tabla.notation') === 'long';
   let timer: number | undefined;
   let suggested: string | null = null;
@@ -396,7 +396,7 @@ export function pgnPage(root: HTMLElement): void {
     return bits.length ? h('span', { class: 'extras' }, bits.join(' ')) : null;
   }
 
-  function moveButton(node: Node, cls: string): HTMLElement {
+  function moveButton(node: MoveNode, cls: string): HTMLElement {
     const m = node.move as PgnMove;
     const label = `${numberLabel(node)} ${m.san}`;
     return h(
@@ -408,7 +408,7 @@ export function pgnPage(root: HTMLElement): void {
   }
 
   /** A variation (or deeper line) as running text with nested variations indented. */
-  function renderLine(nodes: Node[]): HTMLElement {
+  function renderLine(nodes: MoveNode[]): HTMLElement {
     const box = h('div', { class: 'variation' });
     nodes.forEach((node, i) => {
       const m = node.move as PgnMove;
@@ -478,7 +478,7 @@ export function pgnPage(root: HTMLElement): void {
     cg.setAutoShapes(shapes);
   }
 
-  function go(node: Node | null): void {
+  function go(node: MoveNode | null): void {
     if (!node || !tree) return;
     const changed = node !== current;
     current = node;

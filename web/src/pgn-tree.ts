@@ -5,7 +5,7 @@ import type { PgnGame, PgnMove } from './types';
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 /** A position of the game: the start, or the one after a move. */
-export interface Node {
+export interface MoveNode {
   /** "0" for the start; "5" for the 5th mainline move; "5v1.2" for the 2nd move of the first
    * variation replacing the 5th move; deeper variations append "v<n>.<m>" again. */
   id: string;
@@ -15,22 +15,22 @@ export interface Node {
   /** Plies from the start position. */
   ply: number;
   /** The position before the move. */
-  prev: Node | null;
+  prev: MoveNode | null;
   /** The next move in the same line. */
-  next: Node | null;
+  next: MoveNode | null;
   /** Alternatives to this move, each a line starting from `prev`. */
-  variations: Node[][];
+  variations: MoveNode[][];
 }
 
 /** The walked form of a game. */
 export interface Tree {
-  root: Node;
-  mainline: Node[];
-  byId: Map<string, Node>;
+  root: MoveNode;
+  mainline: MoveNode[];
+  byId: Map<string, MoveNode>;
 }
 
 export function buildTree(game: PgnGame): Tree {
-  const root: Node = {
+  const root: MoveNode = {
     id: '0',
     move: null,
     fen: game.start_fen ?? START_FEN,
@@ -39,13 +39,13 @@ export function buildTree(game: PgnGame): Tree {
     next: null,
     variations: [],
   };
-  const byId = new Map<string, Node>([['0', root]]);
-  const line = (moves: PgnMove[], before: Node, prefix: string): Node[] => {
-    const nodes: Node[] = [];
+  const byId = new Map<string, MoveNode>([['0', root]]);
+  const line = (moves: PgnMove[], before: MoveNode, prefix: string): MoveNode[] => {
+    const nodes: MoveNode[] = [];
     let prev = before;
     moves.forEach((move, i) => {
       const id = prefix === '' ? String(i + 1) : `${prefix}.${i + 1}`;
-      const node: Node = { id, move, fen: move.fen, ply: prev.ply + 1, prev, next: null, variations: [] };
+      const node: MoveNode = { id, move, fen: move.fen, ply: prev.ply + 1, prev, next: null, variations: [] };
       byId.set(id, node);
       const last = nodes[nodes.length - 1];
       if (last) last.next = node;
@@ -61,20 +61,20 @@ export function buildTree(game: PgnGame): Tree {
 }
 
 /** The last position of the line a node is in. */
-export function lineEnd(node: Node): Node {
+export function lineEnd(node: MoveNode): MoveNode {
   let n = node;
   while (n.next) n = n.next;
   return n;
 }
 
 /** The full-move number and side of the move that led to `node`. */
-export function moveNumber(node: Node): { number: number; white: boolean } {
+export function moveNumber(node: MoveNode): { number: number; white: boolean } {
   const fields = (node.prev?.fen ?? node.fen).split(/\s+/);
   return { number: Number(fields[5]) || 1, white: fields[1] !== 'b' };
 }
 
 /** "12." before a White move, "12..." before a Black one. */
-export function numberLabel(node: Node): string {
+export function numberLabel(node: MoveNode): string {
   const { number, white } = moveNumber(node);
   return white ? `${number}.` : `${number}...`;
 }

@@ -587,7 +587,8 @@ impl Position {
 }
 
 impl Position {
-    /// A field-by-field copy, history included (the history is cleared by the caller if needed).
+    /// A copy of the position without its history: the board, side to move, castling rights, en
+    /// passant square, clocks and key, and no moves to undo or count for repetition.
     pub(crate) fn from_parts_unchecked(other: &Position) -> Position {
         Position {
             board: other.board.clone(),
