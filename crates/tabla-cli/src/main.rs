@@ -10,7 +10,6 @@ mod kbnk;
 mod perft_run;
 mod pgn;
 mod position_arg;
-mod suite;
 
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, Write};

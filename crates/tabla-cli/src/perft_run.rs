@@ -1,11 +1,11 @@
 //! `tabla perft`: one position (with divide), or a whole suite file.
 
-use crate::suite::{self, Case};
 use crate::{Outcome, position_arg};
 use anyhow::Context;
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use tabla::perft_suite::{self, Case};
 use tabla::{Position, Validation};
 
 /// Counts one position and writes `nodes <N>` as the last line (after the `--divide` lines).
@@ -54,7 +54,7 @@ pub fn suite(
 ) -> anyhow::Result<Outcome> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the perft suite {}", path.display()))?;
-    let entries = suite::parse(&text);
+    let entries = perft_suite::parse(&text);
     if entries.is_empty() {
         anyhow::bail!("{} holds no perft positions", path.display());
     }

@@ -37,6 +37,7 @@ mod long;
 pub mod movegen;
 mod moves;
 mod perft;
+pub mod perft_suite;
 mod position;
 mod role;
 mod san;

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use tabla::{Position, Validation};
+use tabla::{Position, Validation, perft_suite};
 
 /// The perft suites, `testdata/perft` at the repository root (testdata/README.md).
 pub fn perft_dir() -> PathBuf {
@@ -32,31 +32,11 @@ pub struct SuiteEntry {
 /// The positions of perftsuite.epd and tricky.perft, in file order, duplicates removed.
 pub fn suite() -> Vec<SuiteEntry> {
     let mut out: Vec<SuiteEntry> = Vec::new();
-    for line in read(perft_dir().join("perftsuite.epd")).lines() {
-        let mut parts = line.split(';');
-        let fen = parts.next().unwrap_or_default().trim();
-        if fen.is_empty() {
-            continue;
-        }
-        let d1 = parts
-            .find_map(|p| p.trim().strip_prefix("D1 "))
-            .and_then(|n| n.trim().parse().ok());
-        out.push(SuiteEntry {
-            fen: fen.to_owned(),
-            d1,
-        });
-    }
-    for line in read(perft_dir().join("tricky.perft")).lines() {
-        let line = line.trim();
-        if let Some(fen) = line.strip_prefix("epd ") {
-            out.push(SuiteEntry {
-                fen: fen.trim().to_owned(),
-                d1: None,
-            });
-        } else if let Some(n) = line.strip_prefix("perft 1 ")
-            && let Some(last) = out.last_mut()
-        {
-            last.d1 = n.trim().parse().ok();
+    for name in ["perftsuite.epd", "tricky.perft"] {
+        for entry in perft_suite::parse(&read(perft_dir().join(name))) {
+            let case = entry.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let d1 = case.counts.iter().find(|(d, _)| *d == 1).map(|&(_, n)| n);
+            out.push(SuiteEntry { fen: case.fen, d1 });
         }
     }
     let mut seen = std::collections::HashSet::new();

@@ -1,10 +1,23 @@
-//! Perft suite files, in the two formats of `testdata/perft/`:
+//! Perft suite files: positions with their published node counts, in the two common formats
+//! (those of `testdata/perft/`):
 //!
 //! - EPD lines, `FEN ;D1 20 ;D2 400 ...` (perftsuite.epd);
 //! - blocks of `id <name>`, `epd <FEN>` and `perft <depth> <nodes>` lines (tricky.perft).
 //!
 //! Blank lines and `#` comments are skipped. A malformed line becomes an error carrying its line
 //! number, in file order among the positions, so one bad line does not hide the rest of the suite.
+//!
+//! ```
+//! use tabla::{Position, Validation, perft_suite};
+//! let text = "id start\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\nperft 2 400\n";
+//! for entry in perft_suite::parse(text) {
+//!     let case = entry.expect("a well-formed suite");
+//!     let pos = Position::from_fen_with(&case.fen, Validation::Lenient).unwrap();
+//!     for &(depth, nodes) in &case.counts {
+//!         assert_eq!(pos.clone().perft(depth), nodes, "{}", case.label());
+//!     }
+//! }
+//! ```
 
 /// One position of a suite with its expected counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
