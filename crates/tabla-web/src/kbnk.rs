@@ -1,7 +1,7 @@
 //! `GET /api/kbnk`: the KBNK solution base for one position.
 
 use crate::api_error::ApiError;
-use crate::position::{Params, fen_param};
+use crate::query::{Params, fen_param};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -68,6 +68,7 @@ mod pgn_body;
 mod pgn_game;
 mod pgn_index;
 mod position;
+mod query;
 mod router;
 mod sample;
 mod server;

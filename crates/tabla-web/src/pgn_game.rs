@@ -4,7 +4,7 @@
 
 use crate::api_error::ApiError;
 use crate::pgn_body::{pgn_body, read_blocking};
-use crate::position::{Params, required};
+use crate::query::{Params, parameters};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -69,15 +69,12 @@ impl Origin {
 /// The origin from the query string: `index`, `start`, `line`, `column`, each optional
 /// ([`Origin::default`]'s values); 400 for a value that is not a number or a line or column 0.
 fn origin(params: &Params) -> Result<Origin, ApiError> {
-    let params_ok = params
-        .as_ref()
-        .map_err(|e| ApiError::bad_request(format!("malformed query string: {}", e.body_text())))?;
+    let parameters = parameters(params)?;
     let default = Origin::default();
     let number = |name: &str, default: u64, least: u64| -> Result<u64, ApiError> {
-        if !params_ok.0.contains_key(name) {
+        let Some(text) = parameters.get(name) else {
             return Ok(default);
-        }
-        let text = required(params, name)?;
+        };
         match text.trim().parse::<u64>() {
             Ok(n) if n >= least => Ok(n),
             _ => Err(ApiError::bad_request(format!(

@@ -2,38 +2,10 @@
 //! position after a move.
 
 use crate::api_error::ApiError;
+use crate::query::{Params, fen_param, required};
 use axum::Json;
-use axum::extract::Query;
-use axum::extract::rejection::QueryRejection;
 use serde::Serialize;
-use std::collections::HashMap;
 use tabla::{Color, Move, Position};
-
-/// The query string as name → value; a malformed one is refused with 400.
-pub type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
-
-/// The value of a required query parameter.
-pub fn required<'a>(params: &'a Params, name: &str) -> Result<&'a str, ApiError> {
-    let Query(map) = params
-        .as_ref()
-        .map_err(|e| ApiError::bad_request(format!("malformed query string: {}", e.body_text())))?;
-    map.get(name)
-        .map(String::as_str)
-        .ok_or_else(|| ApiError::bad_request(format!("missing query parameter `{name}`")))
-}
-
-/// The value of an optional query parameter (`None` when absent; a malformed query string is
-/// refused by [`required`] first).
-pub fn optional<'a>(params: &'a Params, name: &str) -> Option<&'a str> {
-    params.as_ref().ok()?.0.get(name).map(String::as_str)
-}
-
-/// Reads the `fen` parameter as a strictly validated position.
-pub fn fen_param(params: &Params) -> Result<Position, ApiError> {
-    let fen = required(params, "fen")?;
-    Position::from_fen(fen.trim())
-        .map_err(|e| ApiError::bad_request(format!("invalid FEN {fen:?}: {e}")))
-}
 
 /// A move in the three notations.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,8 @@
 //! `GET /api/suggest`: the engine's move for a position, searched for a bounded time.
 
 use crate::api_error::ApiError;
-use crate::position::{MoveNotations, Params, fen_param};
+use crate::position::MoveNotations;
+use crate::query::{Params, fen_param};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
@@ -167,7 +168,7 @@ pub async fn suggest(
     params: Params,
 ) -> Result<Json<SuggestJson>, ApiError> {
     let pos = fen_param(&params)?;
-    let movetime = movetime_param(crate::position::optional(&params, "movetime"))?;
+    let movetime = movetime_param(crate::query::optional(&params, "movetime"))?;
     if pos.legal_moves().is_empty() {
         let why = if pos.is_check() {
             "checkmate"
