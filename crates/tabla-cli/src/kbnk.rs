@@ -9,7 +9,7 @@ use std::time::Instant;
 use tabla::Position;
 use tabla_endgame::{
     Dtm, Material, Opened, Progress, Stats, Table, batch_line, build_and_write, default_path,
-    numbered_line, open_or_build,
+    open_or_build,
 };
 
 /// The `tabla kbnk` subcommands.
@@ -125,7 +125,7 @@ pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
             writeln!(
                 out,
                 "{} ({} plies)",
-                numbered_line(&pos, &moves),
+                pos.variation_san(&moves)?,
                 moves.len()
             )?;
         }

@@ -87,6 +87,7 @@ mod boundary;
 mod date;
 mod error;
 mod game_id;
+mod job;
 mod movetext;
 mod options;
 mod output;
@@ -95,8 +96,7 @@ mod record;
 mod source;
 mod tables;
 mod track;
-mod uci;
-mod work;
+mod worker;
 
 pub use error::ConvertError;
 pub use game_id::game_id;
@@ -150,7 +150,7 @@ pub fn convert_with(
     if options.inputs.is_empty() {
         return Err(ConvertError::NoInput);
     }
-    let mut prepared: Vec<work::Prepared> = Vec::new();
+    let mut prepared: Vec<job::Prepared> = Vec::new();
     for input in &options.inputs {
         let name = input.id_name();
         if let Some(other) = prepared.iter().find(|p| p.input.id_name() == name) {
@@ -168,7 +168,7 @@ pub fn convert_with(
             source::Layout::Frames { frames, .. } => frames.clone().into(),
             _ => Arc::from(Vec::new()),
         };
-        prepared.push(work::Prepared {
+        prepared.push(job::Prepared {
             input: input.clone(),
             name_hash: game_id::name_hash(&name),
             layout,
@@ -184,7 +184,7 @@ pub fn convert_with(
         .positions
         .then_some(options.max_ply.unwrap_or(u32::MAX));
     let threads = options.threads.get();
-    let job = work::Job::new(prepared, plan, positions_to, threads, progress);
+    let job = job::Job::new(prepared, plan, positions_to, threads, progress);
     let results: Vec<std::thread::Result<output::Written>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|worker| {
@@ -206,7 +206,7 @@ pub fn convert_with(
                 summary.files.extend(written.files);
             }
             Err(panic) => {
-                panicked = Some(ConvertError::Worker(work::panic_message(panic.as_ref())));
+                panicked = Some(ConvertError::Worker(job::panic_message(panic.as_ref())));
             }
         }
     }

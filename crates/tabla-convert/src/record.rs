@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use tabla::{Move, Position};
 use tabla_pgn::{
-    GameStart, Location, PgnError, RawTag, ReplayVisitor, SanToken, Skip, decode_text, push_fen,
+    GameStart, Location, PgnError, RawTag, ReplayVisitor, SanToken, Skip, decode_text,
 };
 
 /// Text kept in one buffer and cut by ranges, so a game costs no allocation per tag or move.
@@ -147,7 +147,7 @@ impl Recorder {
         }
         p.zobrist.push(pos.zobrist());
         let start = p.text.text.len() as u32;
-        push_fen(pos, &mut p.text.text);
+        pos.write_fen(&mut p.text.text);
         p.fen.push(start..p.text.text.len() as u32);
         let (san, uci) = if with_move {
             (self.pending_san.as_str(), self.pending_uci.as_str())
@@ -222,11 +222,10 @@ impl ReplayVisitor for Recorder {
         }
         self.pending_uci.clear();
         self.pending_san.clear();
+        pos.write_uci(mv, &mut self.pending_uci);
         if mv.is_null() {
-            self.pending_uci.push_str("0000");
             self.pending_san.push_str("--");
         } else {
-            crate::uci::push_uci(mv, &mut self.pending_uci);
             if self.positions_to.is_some_and(|to| self.ply < to) {
                 self.pending_san.push_str(&pos.san_without_suffix(mv));
             }
@@ -275,7 +274,7 @@ impl ReplayVisitor for Recorder {
         if let Some(last) = &self.last {
             let mut fen = self.record.final_fen.take().unwrap_or_default();
             fen.clear();
-            push_fen(last, &mut fen);
+            last.write_fen(&mut fen);
             self.record.final_fen = Some(fen);
         }
     }

@@ -135,7 +135,7 @@ impl Table {
         let mut next = pos.clone();
         next.clear_history();
         for mv in pos.legal_moves() {
-            next.play(mv);
+            next.play_unchecked(mv);
             let after = self.dtm(&next);
             next.undo();
             moves.push(MoveValue { mv, after: after? });
@@ -169,7 +169,7 @@ impl Table {
     /// let line = kqk.line(&pos).unwrap();
     /// assert_eq!(line.len(), 1);
     /// let mut end = pos.clone();
-    /// end.play(line[0]);
+    /// end.play(line[0]).unwrap();
     /// assert!(end.is_checkmate());
     /// ```
     pub fn line(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
@@ -184,7 +184,7 @@ impl Table {
             let Some(mv) = self.best_move(&cur)? else {
                 break;
             };
-            cur.play(mv);
+            cur.play_unchecked(mv);
             line.push(mv);
         }
         Ok(line)
@@ -251,38 +251,4 @@ pub fn batch_line(table: &Table, line: &str) -> String {
         Ok(dtm) => format!("{line};{}", dtm.signed()),
         Err(e) => format!("{line};error: {e}"),
     }
-}
-
-/// A line of moves in SAN with move numbers, from `pos`: `1. Kb6 Kb8 2. Bd5#`, or
-/// `1... Kb8 2. Bd5#` when Black moves first.
-///
-/// ```
-/// use tabla::Position;
-/// use tabla_endgame::{Material, generate, numbered_line};
-/// let kbnk = generate(Material::KBNK, &mut |_| {});
-/// let pos = Position::from_fen("k7/8/NK2B3/8/8/8/8/8 w - - 0 1").unwrap();
-/// let line = kbnk.line(&pos).unwrap();
-/// assert_eq!(numbered_line(&pos, &line), "1. Bd5#");
-/// ```
-pub fn numbered_line(pos: &Position, moves: &[Move]) -> String {
-    let mut cur = pos.clone();
-    cur.clear_history();
-    let mut out = String::new();
-    let mut number = pos.fullmoves();
-    for (i, &mv) in moves.iter().enumerate() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        match cur.turn() {
-            Color::White => out.push_str(&format!("{number}. ")),
-            Color::Black if i == 0 => out.push_str(&format!("{number}... ")),
-            Color::Black => {}
-        }
-        out.push_str(&cur.san(mv));
-        if cur.turn() == Color::Black {
-            number += 1;
-        }
-        cur.play(mv);
-    }
-    out
 }

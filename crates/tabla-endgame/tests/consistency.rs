@@ -14,7 +14,7 @@ fn check(table: &Table, pos: &Position) -> Result<(), String> {
     let mut next = pos.clone();
     let mut after = Vec::with_capacity(moves.len());
     for &mv in &moves {
-        next.play(mv);
+        next.play(mv).expect("a legal move");
         after.push(table.dtm(&next).map_err(|e| e.to_string())?);
         next.undo();
     }

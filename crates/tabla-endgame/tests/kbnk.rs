@@ -6,7 +6,7 @@ use tabla::{Color, Position, Square};
 use tabla_endgame::seed::{SEED_LEN, seed_slot};
 use tabla_endgame::{
     Dtm, FileError, IllegalPlacement, Material, ProbeError, SeedFile, Stats, Table, batch_line,
-    generate, numbered_line,
+    generate,
 };
 
 static KBNK: LazyLock<Table> = LazyLock::new(|| generate(Material::KBNK, &mut |_| {}));
@@ -115,7 +115,7 @@ fn the_longest_mates_end_in_checkmate_after_65_plies() {
                     assert_eq!(line.len(), 65, "{fen}");
                     let mut end = start.clone();
                     for &mv in &line {
-                        end.play(mv);
+                        end.play(mv).expect("a legal move");
                     }
                     assert!(end.is_checkmate(), "{fen} ends in {}", end.to_fen());
                     found += 1;
@@ -238,7 +238,7 @@ fn batch_lines_and_numbered_lines() {
     assert!(batch_line(&KBNK, "8/8/8/4k3/8/8/8/KQ6 w - - 0 1").contains(";error: "));
     let p = pos("1k6/8/NK6/8/4B3/8/8/8 b - - 0 1");
     let line = KBNK.line(&p).expect("KBNK");
-    let text = numbered_line(&p, &line);
+    let text = p.variation_san(&line).expect("a legal line");
     assert!(text.starts_with("1... "), "{text}");
     assert!(text.ends_with('#'), "{text}");
 }
@@ -376,7 +376,7 @@ fn seed_format_export() {
                                 .into_iter()
                                 .find(|m| Some(m.role()) == entry.role && m.to() == entry.to)
                                 .unwrap_or_else(|| panic!("{fen}: {entry:?} is not legal"));
-                            p.play(mv);
+                            p.play(mv).expect("a legal move");
                             assert_eq!(KBNK.dtm(&p), Ok(Dtm::Loss(n - 1)), "{fen}");
                         }
                         _ => assert_eq!(entry.moves, 0),

@@ -2,7 +2,7 @@
 //! SAN, then the score, the line, and `bestmove <SAN> <UCI>`.
 
 use crate::engine::Engine;
-use crate::info::{Info, SearchResult, san_line};
+use crate::info::{Info, SearchResult};
 use crate::limits::Limits;
 use crate::score::Score;
 use crate::search::Control;
@@ -42,7 +42,7 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
         info.nps(),
         info.time.as_millis(),
         info.hashfull,
-        san_line(pos, &info.pv)
+        pv_san(pos, &info.pv)
     )
 }
 
@@ -83,7 +83,7 @@ pub fn go(
     match result.best {
         Some(best) => {
             writeln!(out, "score {}", human_score(result.score))?;
-            writeln!(out, "pv {}", san_line(pos, &result.pv))?;
+            writeln!(out, "pv {}", pv_san(pos, &result.pv))?;
             writeln!(out, "bestmove {} {}", pos.san(best), pos.uci(best))?;
         }
         None => {
@@ -98,4 +98,13 @@ pub fn go(
     }
     out.flush()?;
     Ok(result)
+}
+
+/// The principal variation as numbered SAN, up to its first move that is not legal where it
+/// would be played (a line rebuilt from the hash table may end with one).
+fn pv_san(pos: &Position, pv: &[tabla::Move]) -> String {
+    let mut line = String::new();
+    // On an illegal move the legal part has been written, which is what is shown.
+    let _ = pos.write_variation_san(pv, &mut line);
+    line
 }

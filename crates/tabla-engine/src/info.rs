@@ -3,7 +3,7 @@
 use crate::score::{Score, Value};
 use std::fmt::Write as _;
 use std::time::Duration;
-use tabla::{Move, Position};
+use tabla::Move;
 
 /// Whether a reported score is exact or only a bound (after an aspiration window failed).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -115,38 +115,4 @@ impl SearchResult {
             (None, _) => "bestmove 0000".to_string(),
         }
     }
-}
-
-/// A line of moves from `pos` in SAN, with move numbers: `40. Bh6 Qd6 41. Qxf7+`.
-///
-/// ```
-/// use tabla::Position;
-/// use tabla_engine::info::san_line;
-/// let pos = Position::startpos();
-/// let e4 = pos.parse_san("e4").unwrap();
-/// let mut after = pos.clone();
-/// after.play(e4);
-/// let e5 = after.parse_san("e5").unwrap();
-/// assert_eq!(san_line(&pos, &[e4, e5]), "1. e4 e5");
-/// assert_eq!(san_line(&after, &[e5]), "1... e5");
-/// ```
-pub fn san_line(pos: &Position, moves: &[Move]) -> String {
-    let mut p = pos.clone_without_history();
-    let mut line = String::new();
-    for (i, &mv) in moves.iter().enumerate() {
-        if !p.is_legal(mv) {
-            break;
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        if p.turn() == tabla::Color::White {
-            let _ = write!(line, "{}. ", p.fullmoves());
-        } else if i == 0 {
-            let _ = write!(line, "{}... ", p.fullmoves());
-        }
-        line.push_str(&p.san(mv));
-        p.play(mv);
-    }
-    line
 }

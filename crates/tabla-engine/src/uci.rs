@@ -428,7 +428,7 @@ fn play_moves<'a>(
 ) -> Result<Position, String> {
     for (i, text) in moves.enumerate() {
         match pos.parse_uci(text) {
-            Ok(mv) => pos.play(mv),
+            Ok(mv) => pos.play_unchecked(mv),
             Err(e) => return Err(format!("position: move {} ({}): {e}", i + 1, clip(text))),
         }
     }

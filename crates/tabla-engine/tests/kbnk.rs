@@ -99,7 +99,7 @@ fn kbnk_is_mated_in_exactly_the_tables_number_of_moves() {
             let before = table.dtm(&pos).expect("KBNK");
             let result = engine.search(&pos, &Limits::depth(1), &Control::default(), &mut |_| {});
             let mv = result.best.expect("a move");
-            pos.play(mv);
+            pos.play(mv).expect("a legal move");
             let after = table.dtm(&pos).expect("KBNK");
             if pos.turn() == Color::Black {
                 white_moves += 1;

@@ -52,7 +52,7 @@ fn mates_are_found_with_their_exact_length() {
         );
         for &mv in &result.pv {
             assert!(p.is_legal(mv), "{fen}: illegal {mv}");
-            p.play(mv);
+            p.play(mv).expect("a legal move");
         }
         assert!(p.is_checkmate(), "{fen}: the line does not mate");
     }
@@ -65,7 +65,7 @@ fn the_losing_side_sees_its_mate_coming() {
         let pos = Position::from_fen(fen).expect("test position");
         let first = search(&pos, 2 * moves + 4).best.expect("a move");
         let mut after = pos.clone();
-        after.play(first);
+        after.play(first).expect("a legal move");
         let result = search(&after, 2 * moves + 4);
         assert_eq!(result.score, Score::Mate(-(*moves as i32 - 1)), "{fen}");
     }
@@ -102,7 +102,7 @@ fn several_threads_find_the_same_mates() {
         let mut p = pos.clone();
         for &mv in &result.pv {
             assert!(p.is_legal(mv), "{fen}: illegal {mv}");
-            p.play(mv);
+            p.play(mv).expect("a legal move");
         }
         assert!(p.is_checkmate(), "{fen}: the line does not mate");
     }

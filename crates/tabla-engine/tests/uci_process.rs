@@ -148,7 +148,7 @@ fn scripted_dialogue() {
     let mut pos = Position::startpos();
     for m in ["e2e4", "e7e5"] {
         let mv = pos.parse_uci(m).expect("legal");
-        pos.play(mv);
+        pos.play(mv).expect("a legal move");
     }
     let best = bestmove_of(&search);
     assert!(
@@ -226,7 +226,8 @@ fn several_threads_search_and_stop() {
     e.send("go depth 8");
     let search = e.until(|l| l.starts_with("bestmove"));
     let mut pos = Position::startpos();
-    pos.play(pos.parse_uci("d2d4").expect("legal"));
+    pos.play(pos.parse_uci("d2d4").expect("legal"))
+        .expect("a legal move");
     assert!(pos.parse_uci(&bestmove_of(&search)).is_ok());
     assert!(search.iter().any(|l| l.starts_with("info depth 8 ")));
     // Stop reaches the helper thread too: bestmove comes, and the next search runs.

@@ -55,7 +55,7 @@ mod tabla_side {
             self.plies += 1;
             if self.fens {
                 self.buffer.clear();
-                tabla_pgn::push_fen(pos, &mut self.buffer);
+                pos.write_fen(&mut self.buffer);
                 self.fen_bytes += self.buffer.len() as u64;
             }
         }

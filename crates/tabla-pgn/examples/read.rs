@@ -31,7 +31,7 @@ impl ReplayVisitor for Count {
         self.plies += 1;
         if self.fens {
             self.buffer.clear();
-            tabla_pgn::push_fen(pos, &mut self.buffer);
+            pos.write_fen(&mut self.buffer);
             self.fen_bytes += self.buffer.len() as u64;
         }
     }

@@ -109,7 +109,7 @@ pub fn game_json(game: &Game) -> String {
     let value = JsonGame {
         tags: Tags(&game.tags),
         result: game.result(),
-        start_fen: game.start.as_ref().map(crate::fen),
+        start_fen: game.start.as_ref().map(tabla::Position::to_fen),
         moves: json_line(&game.moves),
         error: game.error().map(|e| e.to_string()),
         warnings: game.warnings().map(PgnError::report).collect(),

@@ -27,7 +27,6 @@
 mod builder;
 mod comment;
 mod error;
-mod fen;
 mod game_start;
 mod games;
 mod json;
@@ -44,7 +43,6 @@ mod writer;
 pub use builder::{GameTree, MAX_TREE_DEPTH, TreeBuilder};
 pub use comment::{Comment, Eval, Shape};
 pub use error::{ErrorKind, MoveNumber, PgnError, Severity};
-pub use fen::{fen, push_fen};
 pub use games::Games;
 pub use json::game_json;
 pub use reader::{MAX_BUFFER, Reader};

@@ -320,7 +320,7 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
         match parsed {
             Ok(mv) => {
                 self.inner.before_move(&line.pos, mv, san);
-                line.pos.play(mv);
+                line.pos.play_unchecked(mv);
                 line.moves += 1;
                 self.inner.after_move(&line.pos);
             }

@@ -81,7 +81,7 @@ impl ReplayVisitor for Summarize {
 
     fn start_position(&mut self, pos: &Position) {
         if self.with_fens {
-            self.summary.fens.push(crate::fen(pos));
+            self.summary.fens.push(pos.to_fen());
         }
         self.summary.final_position = Some(pos.clone_without_history());
     }
@@ -92,7 +92,7 @@ impl ReplayVisitor for Summarize {
         if self.depth == 0 {
             self.summary.plies += 1;
             if self.with_fens {
-                self.summary.fens.push(crate::fen(pos));
+                self.summary.fens.push(pos.to_fen());
             }
             self.summary.final_position = Some(pos.clone_without_history());
         }

@@ -79,7 +79,7 @@ impl Node {
 
     /// The FEN of the position after the move.
     pub fn fen(&self) -> String {
-        crate::fen(&self.position)
+        self.position.to_fen()
     }
 }
 

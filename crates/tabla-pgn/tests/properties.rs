@@ -60,7 +60,7 @@ fn movetext(steps: &[Step]) -> String {
             text.push_str(&format!(" ({number}{} {{alt}})", pos.san(alt)));
         }
         text.push(' ');
-        pos.play(mv);
+        pos.play(mv).expect("a legal move");
     }
     text.push('*');
     text

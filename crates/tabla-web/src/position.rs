@@ -90,7 +90,7 @@ pub async fn play(params: Params) -> Result<Json<PlayedJson>, ApiError> {
         .parse_uci(text.trim())
         .map_err(|e| ApiError::bad_request(format!("move {text:?}: {e}")))?;
     let played = MoveNotations::of(&pos, mv);
-    pos.play(mv);
+    pos.play_unchecked(mv);
     Ok(Json(PlayedJson {
         played,
         position: PositionJson::of(&pos),

@@ -157,7 +157,7 @@ fn line(pos: &Position, moves: &[Move]) -> Vec<MoveNotations> {
             break;
         }
         out.push(MoveNotations::of(&cur, mv));
-        cur.play(mv);
+        cur.play_unchecked(mv);
     }
     out
 }

@@ -91,7 +91,7 @@ fn make_unmake(c: &mut Criterion) {
         );
         let (fen, key) = (pos.to_fen(), pos.zobrist());
         for &mv in moves.iter() {
-            pos.play(mv);
+            pos.play_unchecked(mv);
             pos.undo();
             assert_eq!(
                 (pos.to_fen(), pos.zobrist()),
@@ -128,7 +128,7 @@ fn make_unmake(c: &mut Criterion) {
         b.iter(|| {
             for (pos, moves) in tabla.iter_mut() {
                 for &mv in moves.iter() {
-                    pos.play(black_box(mv));
+                    pos.play_unchecked(black_box(mv));
                     // Forces the made position into memory, as shakmaty's child below.
                     black_box(&*pos);
                     pos.undo();

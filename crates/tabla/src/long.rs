@@ -14,7 +14,7 @@ impl Position {
     /// ```
     pub fn long(&self, mv: Move) -> String {
         let mut after = self.clone_without_history();
-        after.play(mv);
+        after.play_unchecked(mv);
         let mut s = long_without_suffix(mv);
         s.push_str(after.check_suffix());
         s

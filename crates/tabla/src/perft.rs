@@ -69,7 +69,7 @@ impl Position {
         moves
             .iter()
             .map(|&mv| {
-                self.play(mv);
+                self.play_unchecked(mv);
                 let n = match (depth, bulk) {
                     (0, _) => 1,
                     (d, true) => self.perft_bulk(d - 1),

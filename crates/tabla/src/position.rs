@@ -6,6 +6,16 @@ use crate::{
     Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, Role, Square,
 };
 
+/// A move [`Position::play`] refused: it is not legal in the position (which is left as it was).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mv} is not a legal move in {fen}")]
+pub struct IllegalMoveError {
+    /// The move, written as in UCI (`0000` for the null move).
+    pub mv: Move,
+    /// The position's FEN.
+    pub fen: String,
+}
+
 /// What [`Position::unmake`] needs to restore: the move and the state it destroyed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -29,7 +39,7 @@ pub struct Undo {
 /// use tabla::Position;
 /// let mut pos = Position::startpos();
 /// let e4 = pos.parse_san("e4").unwrap();
-/// pos.play(e4);
+/// pos.play(e4).unwrap();
 /// assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 /// pos.undo();
 /// assert_eq!(pos, Position::startpos());
@@ -329,15 +339,48 @@ impl Position {
 
     // ---- Make / unmake ---------------------------------------------------------------------
 
-    /// Plays a legal move (one from [`Position::legal_moves`] or a parser). Playing an illegal
-    /// move leaves the position in an unspecified (but memory-safe) state.
-    pub fn play(&mut self, mv: Move) {
+    /// Plays `mv` if it is legal here, recording it in the history; otherwise leaves the
+    /// position as it was and says so. For moves known to be legal (from
+    /// [`Position::legal_moves`] or a parser), [`Position::play_unchecked`] skips the check.
+    ///
+    /// ```
+    /// use tabla::{Move, Position};
+    /// let mut pos = Position::startpos();
+    /// let e4 = pos.parse_uci("e2e4").unwrap();
+    /// pos.play(e4).unwrap();
+    /// // The same move again is Black's turn, and White's pawn is no longer on e2.
+    /// let err = pos.play(e4).unwrap_err();
+    /// assert_eq!(err.to_string(), "e2e4 is not a legal move in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    /// assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    /// assert!(pos.play(Move::NULL).is_err());
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+        if mv.is_null() || !self.is_legal(mv) {
+            return Err(IllegalMoveError {
+                mv,
+                fen: self.to_fen(),
+            });
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move the caller knows to be legal (one from [`Position::legal_moves`] or a
+    /// parser), recording it in the history, without checking it: for hot paths. An illegal move
+    /// leaves the position in an unspecified (but memory-safe) state; debug builds panic on it.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert!(
+            self.is_legal(mv),
+            "play_unchecked: {mv} is illegal in {self}"
+        );
         let undo = self.make(mv);
         self.history.push(undo);
     }
 
-    /// Plays a legal move without recording it in the history: the caller keeps the returned
-    /// [`Undo`] and passes it to [`Position::unmake`]. Search and perft use this pair; repetition
+    /// Plays a legal move without checking it (as [`Position::play_unchecked`]) and without
+    /// recording it in the history: the caller keeps the returned [`Undo`] and passes it to
+    /// [`Position::unmake`]. Search and perft use this pair; repetition
     /// detection sees only moves made with [`Position::play`].
     #[inline]
     pub fn make(&mut self, mv: Move) -> Undo {

@@ -194,7 +194,7 @@ impl Position {
     /// ```
     pub fn san(&self, mv: Move) -> String {
         let mut after = self.clone_without_history();
-        after.play(mv);
+        after.play_unchecked(mv);
         let mut s = self.san_without_suffix(mv);
         s.push_str(after.check_suffix());
         s
@@ -612,7 +612,7 @@ impl Position {
     /// Resolves and plays a move given in lenient SAN; returns the move.
     pub fn push_san(&mut self, text: &str) -> Result<Move, SanError> {
         let mv = self.parse_san(text)?;
-        self.play(mv);
+        self.play_unchecked(mv);
         Ok(mv)
     }
 }
@@ -718,7 +718,7 @@ mod tests {
             check_position(&pos);
             for &mv in pos.legal_moves().iter() {
                 let mut next = pos.clone_without_history();
-                next.play(mv);
+                next.play_unchecked(mv);
                 check_position(&next);
             }
         }

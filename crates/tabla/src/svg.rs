@@ -11,7 +11,7 @@
 //!
 //! let mut pos = Position::startpos();
 //! let mv = pos.parse_san("e4").unwrap();
-//! pos.play(mv);
+//! pos.play(mv).unwrap();
 //! let svg = pos.svg(
 //!     &SvgOptions::new()
 //!         .size(360)

@@ -31,10 +31,40 @@ impl Position {
     /// assert_eq!(pos.uci(mv), "e1c1");
     /// ```
     pub fn uci(&self, mv: Move) -> String {
-        if mv.castling_side().is_some() && !is_standard_castle(mv) {
-            return format!("{}{}", mv.from(), mv.to());
+        let mut s = String::with_capacity(5);
+        self.write_uci(mv, &mut s);
+        s
+    }
+
+    /// Appends the UCI form of a legal move to `out` without allocating (as [`Position::uci`]
+    /// writes it), or `0000` for [`Move::NULL`].
+    ///
+    /// ```
+    /// use tabla::{Move, Position};
+    /// let pos = Position::startpos();
+    /// let mut line = String::new();
+    /// pos.write_uci(pos.parse_san("Nf3").unwrap(), &mut line);
+    /// line.push(' ');
+    /// pos.write_uci(Move::NULL, &mut line);
+    /// assert_eq!(line, "g1f3 0000");
+    /// ```
+    pub fn write_uci(&self, mv: Move, out: &mut String) {
+        if mv.is_null() {
+            out.push_str("0000");
+            return;
         }
-        mv.to_string()
+        // Castling is stored as king takes rook; standard castling is written as the king's move.
+        let to = match mv.castling_side() {
+            Some(_) if !is_standard_castle(mv) => mv.to(),
+            _ => mv.king_to(),
+        };
+        for sq in [mv.from(), to] {
+            out.push(sq.file().char());
+            out.push(sq.rank().char());
+        }
+        if let Some(role) = mv.promotion() {
+            out.push(role.char());
+        }
     }
 
     /// Resolves a UCI move: `e2e4`, `e7e8q`; castling as `e1g1` or as king takes rook `e1h1`.

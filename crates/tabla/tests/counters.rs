@@ -9,7 +9,7 @@ fn halfmove_clock_at_u32_max_saturates_and_undo_restores_it() {
     let mut pos = Position::from_fen(fen).expect("valid");
     let mv = pos.parse_san("Kd1").expect("legal");
     assert_eq!(pos.san(mv), "Kd1");
-    pos.play(mv);
+    pos.play(mv).expect("a legal move");
     assert_eq!(pos.halfmoves(), u32::MAX);
     pos.undo();
     assert_eq!(pos.to_fen(), fen);

@@ -38,7 +38,7 @@ fn every_suite_position_round_trips() {
 fn positions_one_ply_deep_round_trip() {
     for mut pos in common::suite_positions() {
         for mv in pos.legal_moves() {
-            pos.play(mv);
+            pos.play(mv).expect("a legal move");
             for mode in [EnPassantMode::Always, EnPassantMode::Legal] {
                 let fen = pos.fen_with(mode);
                 let again = lenient(&fen);

@@ -46,7 +46,7 @@ fn walk(pos: &mut Position, depth: u32) -> usize {
     let mut checked = check_position(pos);
     if depth > 0 {
         for mv in pos.legal_moves() {
-            pos.play(mv);
+            pos.play(mv).expect("a legal move");
             checked += walk(pos, depth - 1);
             pos.undo();
         }

@@ -633,7 +633,7 @@ fn arrows_one_element_each_pointing_at_their_target() {
 fn last_move_highlights_its_two_squares() {
     let mut pos = Position::startpos();
     let mv = pos.parse_san("e4").expect("e4 is legal");
-    pos.play(mv);
+    pos.play(mv).expect("a legal move");
     for flipped in [false, true] {
         let root = doc(&pos.svg(&SvgOptions::new().last_move(mv).flipped(flipped)));
         let mut lit: Vec<(&str, f64, f64)> = root
@@ -664,7 +664,7 @@ fn last_move_highlights_its_two_squares() {
     // Castling is stored king-takes-rook; the highlight shows where the king went (g1).
     let mut pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     let castle = pos.parse_san("O-O").expect("O-O is legal");
-    pos.play(castle);
+    pos.play(castle).expect("a legal move");
     let root = doc(&pos.svg(&SvgOptions::new().last_move(castle)));
     let mut lit: Vec<&str> = root
         .of_kind("square")

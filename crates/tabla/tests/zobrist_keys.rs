@@ -66,7 +66,7 @@ fn polyglot_keys_match_python_chess() {
             let mv = pos
                 .parse_uci(uci)
                 .unwrap_or_else(|e| panic!("{}: {e}", pos.to_fen()));
-            pos.play(mv);
+            pos.play(mv).expect("a legal move");
             assert_eq!(pos.zobrist(), key, "{fen} after {uci}");
             assert_eq!(pos.compute_key(), key, "{fen} after {uci}, recomputed");
             keys_checked += 1;
@@ -86,12 +86,12 @@ fn play_and_undo_two_plies_deep_on_every_suite_position() {
         let fen = pos.to_fen();
         let key = pos.zobrist();
         for first in pos.legal_moves() {
-            pos.play(first);
+            pos.play(first).expect("a legal move");
             assert_eq!(pos.zobrist(), pos.compute_key(), "{fen} {first}");
             let mid = pos.clone();
             let mid_fen = pos.to_fen();
             for second in pos.legal_moves() {
-                pos.play(second);
+                pos.play(second).expect("a legal move");
                 assert_eq!(pos.zobrist(), pos.compute_key(), "{mid_fen} {second}");
                 assert_eq!(pos.undo(), Some(second));
                 assert_eq!(pos.to_fen(), mid_fen);
@@ -127,7 +127,7 @@ fn random_game(start: &Position, choices: &[u16]) -> Result<(), TestCaseError> {
             pos.play_null();
         } else {
             let mv = moves[choice as usize % moves.len()];
-            pos.play(mv);
+            pos.play(mv).expect("a legal move");
             prop_assert_eq!(pos.last_move(), Some(mv));
         }
         prop_assert_eq!(pos.zobrist(), pos.compute_key(), "{}", pos.to_fen());

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Finds import cycles between the modules of each crate in crates/.
+
+A module is one source file (src/foo.rs or src/foo/mod.rs). Module A depends on module B when A's
+text names `crate::B` (in a `use` or a path), `super::B` from a child, or a name that the crate
+root re-exports from B (`pub use B::{Name}` in lib.rs, then `crate::Name` in A). Test modules
+(`#[cfg(test)] mod tests { ... }` at a file's end) are left out: a test may use anything.
+The graph's strongly connected components of more than one module are the cycles.
+
+Usage: scripts/module_cycles.py [--allow CRATE ...]; exits 1 when a crate not allowed has a cycle.
+"""
+import argparse
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def modules(src: pathlib.Path) -> dict[str, pathlib.Path]:
+    mods = {}
+    for path in src.rglob("*.rs"):
+        rel = path.relative_to(src)
+        if rel.parts[0] == "bin":
+            continue
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "mod":
+            parts.pop()
+        name = "::".join(parts)
+        if name in ("lib", "main"):
+            continue
+        mods[name] = path
+    return mods
+
+
+def strip(text: str) -> str:
+    """The text without comments, string literals and the trailing test module."""
+    cut = re.search(r"^#\[cfg\(test\)\]\s*\nmod tests\b", text, re.M)
+    if cut:
+        text = text[: cut.start()]
+    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    return text
+
+
+def reexports(lib: str, mods: dict[str, pathlib.Path]) -> dict[str, str]:
+    """Names the crate root re-exports, mapped to the module they come from."""
+    names = {}
+    for m in re.finditer(r"pub\s+use\s+(\w+)::(\{[^}]*\}|\w+)\s*;", lib):
+        module, items = m.group(1), m.group(2)
+        if module not in mods:
+            continue
+        for item in re.findall(r"\w+", items):
+            names[item] = module
+    return names
+
+
+def use_paths(text: str) -> list[str]:
+    """Every `crate::...` path, with `use crate::{a, b::{c}}` groups expanded to their heads."""
+    paths = []
+    for m in re.finditer(r"\bcrate::(\{[^;]*?\}|[\w:]+)", text):
+        body = m.group(1)
+        if body.startswith("{"):
+            depth, item, items = 0, "", []
+            for ch in body[1:-1]:
+                if ch == "{":
+                    depth += 1
+                elif ch == "}":
+                    depth -= 1
+                if ch == "," and depth == 0:
+                    items.append(item.strip())
+                    item = ""
+                else:
+                    item += ch
+            items.append(item.strip())
+            paths.extend(i for i in items if i)
+        else:
+            paths.append(body)
+    return paths
+
+
+def graph(crate: pathlib.Path) -> dict[str, set[str]]:
+    src = crate / "src"
+    mods = modules(src)
+    root = src / "lib.rs"
+    names = reexports(strip(root.read_text()), mods) if root.exists() else {}
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for name, path in mods.items():
+        text = strip(path.read_text())
+        for p in use_paths(text):
+            head = re.split(r"::|\s", p.strip())[0]
+            target = None
+            full = p.replace(" ", "").split("::{")[0]
+            # The longest module path named.
+            segs = full.split("::")
+            for k in range(len(segs), 0, -1):
+                cand = "::".join(segs[:k])
+                if cand in mods:
+                    target = cand
+                    break
+            if target is None and head in names:
+                target = names[head]
+            if target and target != name and not name.startswith(target + "::"):
+                edges[name].add(target)
+        parent = name.rsplit("::", 1)[0] if "::" in name else None
+        for m in re.finditer(r"\bsuper::(\w+)", text):
+            cand = f"{parent}::{m.group(1)}" if parent else m.group(1)
+            if cand in mods and cand != name:
+                edges[name].add(cand)
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--allow", nargs="*", default=[], help="crates whose cycles are only reported")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every crate's edges")
+    args = ap.parse_args()
+    failed = False
+    for crate in sorted((ROOT / "crates").iterdir()):
+        if not (crate / "src").is_dir():
+            continue
+        edges = graph(crate)
+        found = cycles(edges)
+        if args.verbose:
+            for a in sorted(edges):
+                print(f"{crate.name}: {a} -> {', '.join(sorted(edges[a])) or '-'}")
+        n = sum(len(e) for e in edges.values())
+        if not found:
+            print(f"{crate.name}: {len(edges)} modules, {n} imports, no cycle")
+            continue
+        allowed = crate.name in args.allow
+        failed |= not allowed
+        for comp in found:
+            members = set(comp)
+            detail = "; ".join(
+                f"{a} -> {', '.join(sorted(edges[a] & members))}" for a in comp
+            )
+            print(f"{crate.name}: cycle{' (allowed)' if allowed else ''}: {detail}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
