@@ -62,7 +62,9 @@
 mod api_error;
 mod assets;
 mod config;
+mod engine;
 mod kbnk;
+mod notation;
 mod pgn;
 mod pgn_body;
 mod pgn_game;
@@ -76,8 +78,8 @@ mod state;
 pub mod suggest;
 
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
+pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 pub use router::router;
 pub use sample::SAMPLE_PGN;
 pub use server::{load_kbnk, serve, serve_blocking};
 pub use state::AppState;
-pub use suggest::{EngineSuggester, Suggester, Suggestion};
