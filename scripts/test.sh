@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: every crate's tests (cargo test), the end-to-end check of `tabla convert`
-# (scripts/convert_e2e.py, DuckDB), then the web app's browser tests (headless Chromium from
-# Debian, driven by playwright-core, against `tabla serve` on loopback).
+# (scripts/convert_e2e.py, DuckDB), then the web app's unit tests (node) and browser tests
+# (headless Chromium from Debian, driven by playwright-core, against `tabla serve` on loopback).
 # Installs what is missing: Debian's zstd (pzstd), PyPI's duckdb, Debian's chromium and web/'s npm
 # packages.
 set -euo pipefail
@@ -37,5 +37,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 cargo build -p tabla-cli
+# The front end's unit tests (pure modules, under node), then its browser tests.
 (cd web && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } \
+  && npm run unit \
   && TABLA_SERVE="$target/debug/tabla serve --port 0" npm test)

@@ -1,18 +1,43 @@
-// The PGN browser: load PGN, pick a game, walk its moves and variations on a chessground board.
+// The PGN browser's page: the DOM, the requests and the events. What it shows is held in a
+// PgnState (pgn-state.ts), changed only by that module's transitions; this file renders it.
 
 import { type Api, arrow, fenTurn, makeBoard, pgnShapes, uciSquares } from './board';
 import { isMoveGlyph, nagGlyph, nagName } from './nags';
-import { type MoveNode, type Tree, buildTree, formatClock, formatEval, lineEnd, moveNumber, numberLabel } from './pgn-tree';
+import {
+  type PgnState,
+  type Step,
+  clampGame,
+  downloadName,
+  filterGames,
+  fromQuery,
+  gameRequest,
+  gameTitle,
+  initialState,
+  keyAction,
+  listCells,
+  listNote,
+  loadSummary,
+  loaded,
+  mainlineCells,
+  moveTo,
+  needsNumber,
+  opened,
+  playRestart,
+  plural,
+  selected,
+  stepTarget,
+  toQuery,
+  toggledNotation,
+  withSuggestion,
+} from './pgn-state';
+import { type MoveNode, formatClock, formatEval, numberLabel } from './pgn-tree';
 import { forgetPgn, recallPgn, rememberPgn } from './store';
 import { suggestPanel } from './suggest';
-import type { PgnGameWithText, PgnIndex, PgnIndexGame, PgnMove } from './types';
+import type { PgnGameWithText, PgnIndex, PgnMove } from './types';
 import { api, copyText, download, h, message, setQuery, typingInField } from './util';
 
-const MAX_LISTED = 1000;
 /** Texts up to this size are shown in the paste box when loaded from a file. */
 const SHOWN_IN_BOX = 200_000;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // The PGN lives in the browser as a Blob (the chosen File itself, or the pasted text), never as
 // one string in the JS heap: the server indexes it (POST /api/pgn/index: byte ranges, tags,
@@ -20,29 +45,20 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 // (POST /api/pgn/game), which keeps nothing between requests.
 
 export function pgnPage(root: HTMLElement): void {
-  /** The PGN loaded. */
-  let source: Blob | null = null;
-  /** Its games, as the index gives them. */
-  let entries: PgnIndexGame[] = [];
-  let gameIndex = 0;
-  /** The game open, with its moves. */
-  let game: PgnGameWithText | null = null;
+  let state: PgnState = initialState(localStorage.getItem('tabla.notation') === 'long');
   /** Counts game requests, so that a late answer for a game no longer wanted is dropped. */
   let opening = 0;
   /** Counts loads, likewise. */
   let loading = 0;
-  let tree: Tree | null = null;
-  let current: MoveNode | null = null;
-  let long = localStorage.getItem('tabla.notation') === 'long';
+  /** The Play timer, while playing. */
   let timer: number | undefined;
-  let suggested: string | null = null;
 
   // ---- elements
   const title = h('h1', { class: 'game-title' }, 'PGN browser');
   const banner = h('div', { class: 'banner' });
   const fenText = h('code', { class: 'fen', id: 'fen', 'aria-label': 'FEN of the position on the board' });
   const copyFen = h('button', { type: 'button', class: 'small' }, 'Copy FEN');
-  copyFen.addEventListener('click', () => current && copyText(current.fen, copyFen));
+  copyFen.addEventListener('click', () => state.current && copyText(state.current.fen, copyFen));
   const { el: boardEl, cg } = makeBoard({ viewOnly: true, coordinates: true }, 'Chess board');
 
   const btn = (label: string, text: string, action: () => void, key: string) =>
@@ -62,13 +78,14 @@ export function pgnPage(root: HTMLElement): void {
       play();
     }
   });
+  const step = (to: Step) => () => go(stepTarget(state, to));
   const controls = h(
     'div',
     { class: 'controls', role: 'toolbar', 'aria-label': 'Moves' },
-    btn('First position', '«', () => go(tree?.root ?? null), 'Home or ↑'),
-    btn('Previous move', '‹', () => go(current?.prev ?? null), '←'),
-    btn('Next move', '›', () => go(current?.next ?? null), '→'),
-    btn('Last position', '»', () => current && go(lineEnd(current)), 'End or ↓'),
+    btn('First position', '«', step('first'), 'Home or ↑'),
+    btn('Previous move', '‹', step('prev'), '←'),
+    btn('Next move', '›', step('next'), '→'),
+    btn('Last position', '»', step('last'), 'End or ↓'),
     playButton,
     speed,
     btn('Flip the board', 'Flip', flip, 'f'),
@@ -77,44 +94,42 @@ export function pgnPage(root: HTMLElement): void {
   const warningsBox = h('div', { class: 'warnings-box' });
   const info = h('section', { class: 'move-info', 'aria-label': 'Comments and variations', 'aria-live': 'polite' });
   const suggest = suggestPanel(
-    () => current?.fen ?? null,
+    () => state.current?.fen ?? null,
     (uci) => {
-      suggested = uci;
+      state = withSuggestion(state, uci);
       drawShapes();
     },
   );
 
-  const notation = h(
-    'button',
-    { type: 'button', class: 'small', 'aria-pressed': String(long), title: 'Short (SAN) or long notation' },
-    long ? 'Long notation' : 'SAN',
-  );
+  const notation = h('button', { type: 'button', class: 'small', title: 'Short (SAN) or long notation' });
+  const renderNotation = () => {
+    notation.textContent = state.long ? 'Long notation' : 'SAN';
+    notation.setAttribute('aria-pressed', String(state.long));
+  };
+  renderNotation();
   notation.addEventListener('click', () => {
-    long = !long;
-    localStorage.setItem('tabla.notation', long ? 'long' : 'san');
-    notation.textContent = long ? 'Long notation' : 'SAN';
-    notation.setAttribute('aria-pressed', String(long));
+    state = toggledNotation(state);
+    localStorage.setItem('tabla.notation', state.long ? 'long' : 'san');
+    renderNotation();
     renderMoves();
   });
   const copyPgn = h('button', { type: 'button', class: 'small' }, 'Copy PGN');
-  copyPgn.addEventListener('click', () => game && copyText(game.pgn, copyPgn));
+  copyPgn.addEventListener('click', () => state.game && copyText(state.game.pgn, copyPgn));
   const downloadPgn = h('button', { type: 'button', class: 'small' }, 'Download PGN');
   downloadPgn.addEventListener('click', () => {
-    const g = game;
-    if (!g) return;
-    const name = `${g.tags.White ?? 'white'}-${g.tags.Black ?? 'black'}`.replace(/[^A-Za-z0-9_-]+/g, '_');
-    download(`${name}.pgn`, g.pgn);
+    const g = state.game;
+    if (g) download(downloadName(g.tags), g.pgn);
   });
   const moveList = h('div', { class: 'move-list', id: 'moves', role: 'list', 'aria-label': 'Moves' });
   moveList.addEventListener('click', (e) => {
     const id = (e.target as HTMLElement).closest<HTMLElement>('[data-id]')?.dataset.id;
-    if (id && tree) go(tree.byId.get(id) ?? null);
+    if (id && state.tree) go(state.tree.byId.get(id) ?? null);
   });
 
   // Game list with filter.
   const filter = h('input', { type: 'search', placeholder: 'Filter games', 'aria-label': 'Filter games', class: 'filter' });
   const listBody = h('tbody');
-  const listNote = h('p', { class: 'note' });
+  const listNoteEl = h('p', { class: 'note' });
   const gameTable = h(
     'table',
     { class: 'games', id: 'games' },
@@ -182,13 +197,13 @@ export function pgnPage(root: HTMLElement): void {
         'div',
         { class: 'col-side' },
         h('section', { class: 'moves-box', 'aria-label': 'Move list' }, h('div', { class: 'row' }, h('h2', {}, 'Moves'), notation, copyPgn, downloadPgn), moveList),
-        h('section', { class: 'games-box', 'aria-label': 'Game list' }, filter, h('div', { class: 'games-scroll' }, gameTable), listNote),
+        h('section', { class: 'games-box', 'aria-label': 'Game list' }, filter, h('div', { class: 'games-scroll' }, gameTable), listNoteEl),
         loader,
       ),
     ),
   );
 
-  // ---- behaviour
+  // ---- requests
 
   /**
    * Loads a PGN: its index first (the list and the status line), then the game `first` (from 0)
@@ -215,22 +230,12 @@ export function pgnPage(root: HTMLElement): void {
       loadMsg.replaceChildren(message('No game found in this text.', 'error'));
       return false;
     }
-    source = blob;
-    entries = index.games;
-    game = null;
-    gameIndex = Math.max(0, Math.min(first, entries.length - 1));
-    const opened = fetchGame(gameIndex);
-    loadMsg.replaceChildren(
-      message(
-        `${plural(entries.length, 'game')} loaded${index.errors ? `, ${index.errors} with errors` : ''}${
-          index.warnings ? `, ${plural(index.warnings, 'warning')}` : ''
-        }.`,
-        'ok',
-      ),
-    );
+    state = loaded(state, blob, index, first);
+    const answer = fetchGame(state.gameIndex);
+    loadMsg.replaceChildren(message(loadSummary(index), 'ok'));
     filter.value = '';
     renderGameList();
-    await showGame(gameIndex, opened, nodeId);
+    await showGame(state.gameIndex, answer, nodeId);
     if (remember) void rememberPgn(blob, name);
     return true;
   }
@@ -253,36 +258,64 @@ export function pgnPage(root: HTMLElement): void {
 
   /** Asks the server for game `i` of the index: its bytes, cut out of the PGN. */
   function fetchGame(i: number): Promise<PgnGameWithText> {
-    const e = entries[i];
-    const blob = source as Blob;
-    const query = new URLSearchParams({ index: String(e.index), start: String(e.start), line: String(e.line), column: String(e.column) });
-    return api<PgnGameWithText>(`/api/pgn/game?${query}`, {
+    const { path, start, end } = gameRequest(state.entries[i]);
+    return api<PgnGameWithText>(path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-chess-pgn' },
-      body: blob.slice(e.start, e.end),
+      body: (state.source as Blob).slice(start, end),
     });
   }
 
+  /** Opens game `index` (from 0) of the list at the node `nodeId` (the start when null). */
+  async function selectGame(index: number, nodeId: string | null): Promise<void> {
+    if (!state.entries.length) return;
+    const i = clampGame(state, index);
+    await showGame(i, fetchGame(i), nodeId);
+  }
+
+  /** Shows game `i` once `answer` brings it, unless another game was asked for meanwhile. */
+  async function showGame(i: number, answer: Promise<PgnGameWithText>, nodeId: string | null): Promise<void> {
+    const ticket = ++opening;
+    pause();
+    state = selected(state, i);
+    markSelectedRow();
+    // Busy until the game is drawn: tests and assistive technology wait for it.
+    moveList.setAttribute('aria-busy', 'true');
+    let g: PgnGameWithText;
+    try {
+      g = await answer;
+    } catch (e) {
+      if (ticket !== opening) return;
+      moveList.setAttribute('aria-busy', 'false');
+      warningsBox.replaceChildren();
+      banner.replaceChildren(h('div', { class: 'msg msg-error game-error', role: 'alert' }, `Game ${i + 1} could not be read: ${(e as Error).message}`));
+      return;
+    }
+    if (ticket !== opening) return;
+    state = opened(state, i, g, nodeId);
+    renderGame();
+    renderMoves();
+    suggest.reset();
+    renderPosition();
+    moveList.setAttribute('aria-busy', 'false');
+  }
+
+  // ---- rendering
+
   function renderGameList(): void {
-    const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const rows: HTMLElement[] = [];
-    let matching = 0;
-    entries.forEach((g, i) => {
-      const cells = [String(i + 1), g.tags.White ?? '?', g.tags.Black ?? '?', g.result, g.tags.Event ?? '', g.tags.Date ?? ''];
-      const hay = cells.join(' ').toLowerCase();
-      if (!words.every((w) => hay.includes(w))) return;
-      matching++;
-      if (rows.length >= MAX_LISTED) return;
+    const { shown, matching } = filterGames(state.entries, filter.value);
+    const rows = shown.map((i) => {
+      const g = state.entries[i];
       const row = h(
         'tr',
         {
           tabindex: 0,
           'data-game': i,
-          class: [g.error ? 'damaged' : '', g.warnings.length ? 'warned' : '', i === gameIndex ? 'selected' : ''].join(' ').trim() || undefined,
-          'aria-selected': String(i === gameIndex),
+          class: [g.error ? 'damaged' : '', g.warnings.length ? 'warned' : '', i === state.gameIndex ? 'selected' : ''].join(' ').trim() || undefined,
+          'aria-selected': String(i === state.gameIndex),
           title: g.error ? `Damaged: ${g.error}` : g.warnings.length ? g.warnings.join('\n') : undefined,
         },
-        ...cells.map((c, k) =>
+        ...listCells(g, i).map((c, k) =>
           h(
             'td',
             {},
@@ -301,46 +334,27 @@ export function pgnPage(root: HTMLElement): void {
           pick();
         }
       });
-      rows.push(row);
+      return row;
     });
     listBody.replaceChildren(...rows);
-    listNote.textContent =
-      matching > MAX_LISTED
-        ? `Showing ${MAX_LISTED} of ${matching} games: filter to narrow.`
-        : `${matching} of ${plural(entries.length, 'game')}.`;
+    listNoteEl.textContent = listNote(matching, state.entries.length);
   }
 
-  /** Opens game `index` (from 0) of the list at the node `nodeId` (the start when null). */
-  async function selectGame(index: number, nodeId: string | null): Promise<void> {
-    if (!entries.length) return;
-    const i = Math.max(0, Math.min(index, entries.length - 1));
-    await showGame(i, fetchGame(i), nodeId);
-  }
-
-  /** Shows game `i` once `answer` brings it, unless another game was asked for meanwhile. */
-  async function showGame(i: number, answer: Promise<PgnGameWithText>, nodeId: string | null): Promise<void> {
-    const ticket = ++opening;
-    pause();
-    gameIndex = i;
-    markSelectedRow();
-    // Busy until the game is drawn: tests and assistive technology wait for it.
-    moveList.setAttribute('aria-busy', 'true');
-    let g: PgnGameWithText;
-    try {
-      g = await answer;
-    } catch (e) {
-      if (ticket !== opening) return;
-      moveList.setAttribute('aria-busy', 'false');
-      warningsBox.replaceChildren();
-      banner.replaceChildren(h('div', { class: 'msg msg-error game-error', role: 'alert' }, `Game ${i + 1} could not be read: ${(e as Error).message}`));
-      return;
+  function markSelectedRow(): void {
+    for (const row of listBody.querySelectorAll<HTMLElement>('tr')) {
+      const sel = row.dataset.game === String(state.gameIndex);
+      row.classList.toggle('selected', sel);
+      row.setAttribute('aria-selected', String(sel));
     }
-    if (ticket !== opening) return;
-    game = g;
-    tree = buildTree(g);
-    const t = g.tags;
-    title.textContent = `${t.White ?? '?'} – ${t.Black ?? '?'}  ${g.result}`;
-    title.title = [t.Event, t.Site, t.Date].filter((x) => x && x !== '?').join(', ');
+  }
+
+  /** The open game's title, error and warnings. */
+  function renderGame(): void {
+    const { game: g, tree } = state;
+    if (!g || !tree) return;
+    const heading = gameTitle(g);
+    title.textContent = heading.text;
+    title.title = heading.tooltip;
     banner.replaceChildren();
     if (g.error) {
       banner.append(
@@ -364,23 +378,10 @@ export function pgnPage(root: HTMLElement): void {
         ),
       );
     }
-    renderMoves();
-    current = null;
-    const target = (nodeId && tree.byId.get(nodeId)) || tree.root;
-    go(target);
-    moveList.setAttribute('aria-busy', 'false');
-  }
-
-  function markSelectedRow(): void {
-    for (const row of listBody.querySelectorAll<HTMLElement>('tr')) {
-      const sel = row.dataset.game === String(gameIndex);
-      row.classList.toggle('selected', sel);
-      row.setAttribute('aria-selected', String(sel));
-    }
   }
 
   function moveText(m: PgnMove): (Node | string)[] {
-    const parts: (Node | string)[] = [long ? m.lan : m.san];
+    const parts: (Node | string)[] = [state.long ? m.lan : m.san];
     const glyphs = m.nags.filter(isMoveGlyph).map(nagGlyph).join('');
     if (glyphs) parts.push(h('span', { class: 'nag', title: m.nags.filter(isMoveGlyph).map(nagName).join(', ') }, glyphs));
     for (const n of m.nags.filter((n) => !isMoveGlyph(n))) {
@@ -407,51 +408,40 @@ export function pgnPage(root: HTMLElement): void {
     );
   }
 
+  const comment = (c: string) => h('span', { class: 'comment' }, c);
+
   /** A variation (or deeper line) as running text with nested variations indented. */
   function renderLine(nodes: MoveNode[]): HTMLElement {
     const box = h('div', { class: 'variation' });
     nodes.forEach((node, i) => {
       const m = node.move as PgnMove;
-      for (const c of m.comments_before ?? []) box.append(h('span', { class: 'comment' }, c), ' ');
-      const { white } = moveNumber(node);
-      const needNumber = white || i === 0 || (nodes[i - 1].move?.comments.length ?? 0) > 0 || nodes[i - 1].variations.length > 0;
-      if (needNumber) box.append(h('span', { class: 'num' }, numberLabel(node)), ' ');
+      for (const c of m.comments_before ?? []) box.append(comment(c), ' ');
+      if (needsNumber(nodes, i)) box.append(h('span', { class: 'num' }, numberLabel(node)), ' ');
       box.append(moveButton(node, 'inline'), ' ');
-      for (const c of m.comments) box.append(h('span', { class: 'comment' }, c), ' ');
+      for (const c of m.comments) box.append(comment(c), ' ');
       for (const v of node.variations) box.append(renderLine(v));
     });
     return box;
   }
 
   function renderMoves(): void {
-    if (!tree) return;
-    const cells: HTMLElement[] = [];
-    const interrupt = (...content: HTMLElement[]) => cells.push(h('div', { class: 'interrupt' }, ...content));
-    let column = 0; // 0: next cell starts a row
-    tree.mainline.forEach((node) => {
-      const m = node.move as PgnMove;
-      if ((m.comments_before ?? []).length) {
-        if (column === 1) cells.push(h('span', { class: 'mv empty' }, ''));
-        column = 0;
-        interrupt(...(m.comments_before ?? []).map((c) => h('span', { class: 'comment' }, c)));
-      }
-      const { number, white } = moveNumber(node);
-      if (white) {
-        cells.push(h('span', { class: 'num' }, `${number}.`), moveButton(node, 'main'));
-        column = 1;
-      } else {
-        if (column === 0) cells.push(h('span', { class: 'num' }, `${number}.`), h('span', { class: 'mv empty' }, '…'));
-        cells.push(moveButton(node, 'main'));
-        column = 0;
-      }
-      if (m.comments.length || node.variations.length) {
-        if (column === 1) cells.push(h('span', { class: 'mv empty' }, ''));
-        column = 0;
-        interrupt(...m.comments.map((c) => h('span', { class: 'comment' }, c)), ...node.variations.map(renderLine));
+    if (!state.tree) return;
+    const cells = mainlineCells(state.tree, state.game).map((cell) => {
+      switch (cell.kind) {
+        case 'number':
+          return h('span', { class: 'num' }, cell.text);
+        case 'move':
+          return moveButton(cell.node, 'main');
+        case 'gap':
+          return h('span', { class: 'mv empty' }, cell.text);
+        case 'before':
+          return h('div', { class: 'interrupt' }, ...(cell.node.move?.comments_before ?? []).map(comment));
+        case 'after':
+          return h('div', { class: 'interrupt' }, ...(cell.node.move?.comments ?? []).map(comment), ...cell.node.variations.map(renderLine));
+        case 'result':
+          return h('div', { class: 'interrupt result' }, cell.text);
       }
     });
-    const g = game;
-    if (g) cells.push(h('div', { class: 'interrupt result' }, g.error ? `(stopped: ${g.error})` : g.result));
     moveList.replaceChildren(...cells);
     markCurrent();
   }
@@ -461,6 +451,7 @@ export function pgnPage(root: HTMLElement): void {
       el.classList.remove('active');
       el.removeAttribute('aria-current');
     }
+    const current = state.current;
     if (!current || current.id === '0') return;
     const el = moveList.querySelector<HTMLElement>(`[data-id="${current.id}"]`);
     if (el) {
@@ -473,40 +464,46 @@ export function pgnPage(root: HTMLElement): void {
   }
 
   function drawShapes(): void {
-    const shapes = [...pgnShapes(current?.move?.shapes)];
-    if (suggested) shapes.push(...arrow(suggested, 'blue'));
+    const shapes = [...pgnShapes(state.current?.move?.shapes)];
+    if (state.suggested) shapes.push(...arrow(state.suggested, 'blue'));
     cg.setAutoShapes(shapes);
   }
 
+  /** Shows the position `node`, when there is one. */
   function go(node: MoveNode | null): void {
-    if (!node || !tree) return;
-    const changed = node !== current;
-    current = node;
+    const next = moveTo(state, node);
+    if (next === state) return;
+    const changed = next.current !== state.current;
+    state = next;
+    if (changed) suggest.reset();
+    renderPosition();
+  }
+
+  /** The board, the FEN, the move marked in the list, the move's details and the address. */
+  function renderPosition(): void {
+    const node = state.current;
+    if (!node) return;
     const m = node.move;
-    const turn = fenTurn(node.fen);
     cg.set({
       fen: node.fen,
-      turnColor: turn,
+      turnColor: fenTurn(node.fen),
       lastMove: m ? uciSquares(m.uci) : undefined,
       check: m ? /[+#]$/.test(m.san) : false,
     });
-    if (changed) {
-      suggested = null;
-      suggest.reset();
-    }
     drawShapes();
     fenText.textContent = node.fen;
     markCurrent();
     renderInfo();
-    setQuery({ game: gameIndex + 1, ply: node.id });
+    const query = toQuery(state);
+    if (query) setQuery(query);
   }
 
   function renderInfo(): void {
     const parts: HTMLElement[] = [];
-    const node = current;
+    const node = state.current;
     const m = node?.move;
     if (node && m) {
-      parts.push(h('p', { class: 'current' }, h('strong', {}, `${numberLabel(node)} ${long ? m.lan : m.san}`), ...moveText(m).slice(1)));
+      parts.push(h('p', { class: 'current' }, h('strong', {}, `${numberLabel(node)} ${state.long ? m.lan : m.san}`), ...moveText(m).slice(1)));
       const facts: string[] = [];
       if (m.nags.length) facts.push(m.nags.map(nagName).join(', '));
       if (m.eval) facts.push(`eval ${formatEval(m.eval)}`);
@@ -538,18 +535,16 @@ export function pgnPage(root: HTMLElement): void {
     info.replaceChildren(...parts);
   }
 
+  // ---- play, flip, keys
+
   function play(): void {
-    if (!current?.next) {
-      if (current && tree && current !== tree.root && !current.next) go(tree.root);
-    }
+    go(playRestart(state));
     playButton.textContent = 'Pause';
     playButton.setAttribute('aria-pressed', 'true');
     timer = window.setInterval(() => {
-      if (!current?.next) {
-        pause();
-        return;
-      }
-      go(current.next);
+      const next = stepTarget(state, 'next');
+      if (next) go(next);
+      else pause();
     }, Number(speed.value));
   }
 
@@ -566,28 +561,20 @@ export function pgnPage(root: HTMLElement): void {
 
   document.addEventListener('keydown', (e) => {
     if (typingInField(e) || e.altKey || e.ctrlKey || e.metaKey) return;
-    const actions: Record<string, () => void> = {
-      ArrowRight: () => go(current?.next ?? null),
-      ArrowLeft: () => go(current?.prev ?? null),
-      ArrowUp: () => go(tree?.root ?? null),
-      Home: () => go(tree?.root ?? null),
-      ArrowDown: () => current && go(lineEnd(current)),
-      End: () => current && go(lineEnd(current)),
-      f: flip,
-    };
-    const action = actions[e.key];
+    const action = keyAction(e.key);
     if (!action) return;
     e.preventDefault();
-    if (e.key !== 'f') pause();
-    action();
+    if (action === 'flip') {
+      flip();
+      return;
+    }
+    pause();
+    go(stepTarget(state, action));
   });
 
   // ---- start: the stored PGN or the sample, then the game and ply from the URL.
   void (async () => {
-    const params = new URLSearchParams(location.search);
-    const asked = Number(params.get('game'));
-    const first = Number.isFinite(asked) && asked >= 1 ? asked - 1 : 0;
-    const ply = params.get('ply');
+    const { first, ply } = fromQuery(location.search);
     const stored = await recallPgn();
     let ok = false;
     if (stored) {

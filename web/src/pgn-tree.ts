@@ -1,4 +1,5 @@
-// A game from the API as a tree of positions that can be walked, and the game written back as PGN.
+// A game from the API as a tree of positions that can be walked, and how its moves, clocks and
+// evaluations are labelled.
 
 import type { PgnGame, PgnMove } from './types';
 

@@ -1,4 +1,5 @@
-// The API's JSON shapes (see crates/tabla-web/src/lib.rs).
+// The API's JSON answers, as crates/tabla-web/README.md describes them. Kept by hand, and checked
+// against the API's real answers by crates/tabla-web/tests/types_ts.rs: change both together.
 
 export interface MoveNotations {
   san: string;
@@ -43,6 +44,11 @@ export interface PgnGame {
   moves: PgnMove[];
   error: string | null;
   warnings: string[];
+}
+
+/** `POST /api/pgn`: every game of the text. */
+export interface PgnGames {
+  games: PgnGame[];
 }
 
 /** `POST /api/pgn/game`: one game, and its PGN written back by the server (export format). */
@@ -97,9 +103,21 @@ export interface KbnkJson {
   moves: KbnkMove[];
 }
 
+/** `GET /api/suggest`: the engine's move after a search of `movetime` ms. */
 export interface SuggestJson {
-  best: { san: string; uci: string };
+  /** The position searched (canonical FEN). */
+  fen: string;
+  best: MoveNotations;
+  /** The side to move's score. */
   score: Eval;
-  depth?: number;
-  pv: { san: string; uci: string }[];
+  depth: number;
+  /** The principal variation, from `best` on. */
+  pv: MoveNotations[];
+  nodes: number;
+  movetime: number;
+}
+
+/** Every error answer, with a 4xx status (5xx only when the server fails). */
+export interface ApiErrorJson {
+  error: string;
 }

@@ -1,6 +1,7 @@
 //! What `tabla serve` can be told: where to listen, how large a PGN may be, where the KBNK
 //! table lives, the sample game.
 
+use crate::sample::SAMPLE_PGN;
 use std::path::PathBuf;
 
 /// The default limit of a body of the PGN routes (`POST /api/pgn`, `/api/pgn/index`,
@@ -30,7 +31,7 @@ impl Default for ServeConfig {
             port: 8080,
             body_limit: DEFAULT_BODY_LIMIT,
             kbnk_path: None,
-            sample_pgn: crate::SAMPLE_PGN.to_owned(),
+            sample_pgn: SAMPLE_PGN.to_owned(),
         }
     }
 }

@@ -2,32 +2,11 @@
 //! position after a move.
 
 use crate::api_error::ApiError;
+use crate::notation::MoveNotations;
 use crate::query::{Params, fen_param, required};
 use axum::Json;
 use serde::Serialize;
-use tabla::{Color, Move, Position};
-
-/// A move in the three notations.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct MoveNotations {
-    /// SAN with check suffix: `Nf3`, `exd8=Q+`.
-    pub san: String,
-    /// The long algebraic form: `Ng1-f3`.
-    pub lan: String,
-    /// UCI: `g1f3`.
-    pub uci: String,
-}
-
-impl MoveNotations {
-    /// The notations of a legal move of `pos`.
-    pub fn of(pos: &Position, mv: Move) -> MoveNotations {
-        MoveNotations {
-            san: pos.san(mv),
-            lan: pos.long(mv),
-            uci: pos.uci(mv),
-        }
-    }
-}
+use tabla::{Color, Position};
 
 /// The answer of `GET /api/position`.
 #[derive(Serialize, Debug)]

@@ -1,9 +1,9 @@
 //! Starting the server: the KBNK table, the listener, shutdown on Ctrl-C.
 
 use crate::config::ServeConfig;
+use crate::engine::{EngineSlot, EngineSuggester};
 use crate::router::router;
 use crate::state::AppState;
-use crate::suggest::{EngineSlot, EngineSuggester};
 use anyhow::Context as _;
 use std::path::Path;
 use std::sync::Arc;

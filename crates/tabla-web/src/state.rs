@@ -1,6 +1,8 @@
 //! What every request handler shares.
 
-use crate::suggest::{EngineSlot, EngineSuggester};
+use crate::config::DEFAULT_BODY_LIMIT;
+use crate::engine::{EngineSlot, EngineSuggester};
+use crate::sample::SAMPLE_PGN;
 use std::sync::Arc;
 use tabla_endgame::Table;
 use tokio::sync::Semaphore;
@@ -26,8 +28,8 @@ impl AppState {
     pub fn new(kbnk: Arc<Table>) -> AppState {
         AppState {
             kbnk,
-            sample_pgn: Arc::from(crate::SAMPLE_PGN),
-            body_limit: crate::config::DEFAULT_BODY_LIMIT,
+            sample_pgn: Arc::from(SAMPLE_PGN),
+            body_limit: DEFAULT_BODY_LIMIT,
             pgn_permits: Arc::new(Semaphore::new(2)),
             engine: EngineSlot::new(Arc::new(EngineSuggester::new(None))),
         }

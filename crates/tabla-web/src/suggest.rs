@@ -1,7 +1,7 @@
 //! `GET /api/suggest`: the engine's move for a position, searched for a bounded time.
 
 use crate::api_error::ApiError;
-use crate::position::MoveNotations;
+use crate::notation::MoveNotations;
 use crate::query::{Params, fen_param};
 use crate::state::AppState;
 use axum::Json;
@@ -9,11 +9,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabla::{Move, Position};
-use tabla_engine::{Control, EndgameOracle, Engine, Limits, Score};
-use tokio::sync::Semaphore;
+use tabla_engine::Score;
 
 /// The thinking time when the request gives none.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
@@ -21,87 +19,6 @@ pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
 pub const MAX_MOVETIME: Duration = Duration::from_secs(10);
 /// Requests that may wait for the engine while it searches; more get 429.
 pub const MAX_WAITING: usize = 8;
-
-/// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Suggestion {
-    /// The move to play.
-    pub best: Move,
-    /// The score from the side to move's point of view.
-    pub score: Score,
-    /// The depth reached.
-    pub depth: u32,
-    /// The principal variation, starting with `best`.
-    pub pv: Vec<Move>,
-    /// Positions searched.
-    pub nodes: u64,
-}
-
-/// Something that suggests moves: the engine, or anything else that can stand in for it.
-pub trait Suggester: Send + Sync {
-    /// Searches `pos` (which has a legal move) for at most `movetime`.
-    fn suggest(&self, pos: &Position, movetime: Duration) -> Option<Suggestion>;
-}
-
-/// tabla's engine behind a lock: one search at a time, its hash table kept between requests.
-pub struct EngineSuggester {
-    engine: Mutex<Engine>,
-}
-
-impl EngineSuggester {
-    /// An engine with its default hash size, and exact endgame knowledge when given.
-    pub fn new(oracle: Option<Arc<dyn EndgameOracle>>) -> EngineSuggester {
-        let mut engine = Engine::new();
-        engine.set_oracle(oracle);
-        EngineSuggester {
-            engine: Mutex::new(engine),
-        }
-    }
-}
-
-impl Suggester for EngineSuggester {
-    fn suggest(&self, pos: &Position, movetime: Duration) -> Option<Suggestion> {
-        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
-        let result = engine.search(
-            pos,
-            &Limits::move_time(movetime),
-            &Control::default(),
-            &mut |_| {},
-        );
-        let best = result.best?;
-        let pv = if result.pv.first() == Some(&best) {
-            result.pv
-        } else {
-            vec![best]
-        };
-        Some(Suggestion {
-            best,
-            score: result.score,
-            depth: result.depth,
-            pv,
-            nodes: result.nodes,
-        })
-    }
-}
-
-/// The engine shared by the requests, and how many are waiting for it.
-#[derive(Clone)]
-pub struct EngineSlot {
-    suggester: Arc<dyn Suggester>,
-    permit: Arc<Semaphore>,
-    waiting: Arc<AtomicUsize>,
-}
-
-impl EngineSlot {
-    /// A slot over a suggester; one search runs at a time.
-    pub fn new(suggester: Arc<dyn Suggester>) -> EngineSlot {
-        EngineSlot {
-            suggester,
-            permit: Arc::new(Semaphore::new(1)),
-            waiting: Arc::new(AtomicUsize::new(0)),
-        }
-    }
-}
 
 /// A score as JSON: `{"centipawns": n}` or `{"mate": n}`, from the side to move's point of view.
 #[derive(Serialize, Debug, PartialEq, Eq)]

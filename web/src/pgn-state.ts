@@ -1,0 +1,241 @@
+// The PGN browser's state and its pure transitions: the PGN loaded (its index), the game open,
+// the position shown, the notation, the engine's suggestion; and what the page derives from them
+// (the game list and its filter, the move list's layout, the URL). No DOM here: pgn-page.ts
+// renders what this holds, and tests/unit/pgn-state.test.ts checks it under Node.
+
+import { type MoveNode, type Tree, buildTree, lineEnd, moveNumber } from './pgn-tree';
+import type { PgnGameWithText, PgnIndex, PgnIndexGame } from './types';
+
+/** The most games the list shows at once (a filter narrows the rest). */
+export const MAX_LISTED = 1000;
+
+export interface PgnState {
+  /** The PGN loaded: a Blob (the chosen File, or the pasted text), never one string in the heap. */
+  readonly source: Blob | null;
+  /** Its games, as `POST /api/pgn/index` gives them. */
+  readonly entries: readonly PgnIndexGame[];
+  /** The game selected in the list, from 0. */
+  readonly gameIndex: number;
+  /** The game open, with its moves (null while it is asked for). */
+  readonly game: PgnGameWithText | null;
+  /** The open game as a tree of positions. */
+  readonly tree: Tree | null;
+  /** The position shown: a node of `tree`. */
+  readonly current: MoveNode | null;
+  /** Moves in the long form (`e2-e4`) rather than SAN. */
+  readonly long: boolean;
+  /** The engine's move for the position shown (UCI), drawn as an arrow; forgotten on a move. */
+  readonly suggested: string | null;
+}
+
+/** Nothing loaded yet. */
+export function initialState(long: boolean): PgnState {
+  return { source: null, entries: [], gameIndex: 0, game: null, tree: null, current: null, long, suggested: null };
+}
+
+/** `i` as a game of the list: within 0 .. games - 1. */
+export function clampGame(state: PgnState, i: number): number {
+  return Math.max(0, Math.min(i, state.entries.length - 1));
+}
+
+/** A text and its index loaded: game `first` (clamped) selected, no game open yet. */
+export function loaded(state: PgnState, source: Blob, index: PgnIndex, first: number): PgnState {
+  const next = { ...state, source, entries: index.games, game: null, tree: null, current: null, suggested: null };
+  return { ...next, gameIndex: clampGame(next, first) };
+}
+
+/** Game `i` selected, while its moves are asked for. */
+export function selected(state: PgnState, i: number): PgnState {
+  return { ...state, gameIndex: i };
+}
+
+/** Game `i` open at the node `nodeId` (the start when null or not in the game). */
+export function opened(state: PgnState, i: number, game: PgnGameWithText, nodeId: string | null): PgnState {
+  const tree = buildTree(game);
+  const current = (nodeId !== null && tree.byId.get(nodeId)) || tree.root;
+  return { ...state, gameIndex: i, game, tree, current, suggested: null };
+}
+
+/** The position `node` shown (the suggestion forgotten when it is another one); `state` itself
+ * when there is no node or no game. */
+export function moveTo(state: PgnState, node: MoveNode | null): PgnState {
+  if (!node || !state.tree) return state;
+  return { ...state, current: node, suggested: node === state.current ? state.suggested : null };
+}
+
+/** The notation switched between SAN and the long form. */
+export function toggledNotation(state: PgnState): PgnState {
+  return { ...state, long: !state.long };
+}
+
+/** The engine's move for the position shown (null: none). */
+export function withSuggestion(state: PgnState, uci: string | null): PgnState {
+  return { ...state, suggested: uci };
+}
+
+/** The move controls: the start, one move back or on, the end of the line. */
+export type Step = 'first' | 'prev' | 'next' | 'last';
+
+/** Where a step goes from the position shown (null: nowhere). */
+export function stepTarget(state: PgnState, step: Step): MoveNode | null {
+  const { tree, current } = state;
+  switch (step) {
+    case 'first':
+      return tree?.root ?? null;
+    case 'prev':
+      return current?.prev ?? null;
+    case 'next':
+      return current?.next ?? null;
+    case 'last':
+      return current ? lineEnd(current) : null;
+  }
+}
+
+/** Where Play starts from when it is not the position shown: the start, when a line's end is
+ * shown (null: play from here). */
+export function playRestart(state: PgnState): MoveNode | null {
+  const { tree, current } = state;
+  return tree && current && current !== tree.root && !current.next ? tree.root : null;
+}
+
+/** What a key does on the page (null: nothing). */
+export function keyAction(key: string): Step | 'flip' | null {
+  return KEYS.get(key) ?? null;
+}
+
+const KEYS = new Map<string, Step | 'flip'>([
+  ['ArrowRight', 'next'],
+  ['ArrowLeft', 'prev'],
+  ['ArrowUp', 'first'],
+  ['Home', 'first'],
+  ['ArrowDown', 'last'],
+  ['End', 'last'],
+  ['f', 'flip'],
+]);
+
+// ---- the game list
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A game's row: number, White, Black, result, event, date. */
+export function listCells(g: PgnIndexGame, i: number): string[] {
+  return [String(i + 1), g.tags.White ?? '?', g.tags.Black ?? '?', g.result, g.tags.Event ?? '', g.tags.Date ?? ''];
+}
+
+/** The games whose row holds every word of `filter` (any case): the first `max` of them, and
+ * how many match. */
+export function filterGames(entries: readonly PgnIndexGame[], filter: string, max = MAX_LISTED): { shown: number[]; matching: number } {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown: number[] = [];
+  let matching = 0;
+  entries.forEach((g, i) => {
+    const hay = listCells(g, i).join(' ').toLowerCase();
+    if (!words.every((w) => hay.includes(w))) return;
+    matching++;
+    if (shown.length < max) shown.push(i);
+  });
+  return { shown, matching };
+}
+
+/** The line under the list. */
+export function listNote(matching: number, total: number, max = MAX_LISTED): string {
+  return matching > max ? `Showing ${max} of ${matching} games: filter to narrow.` : `${matching} of ${plural(total, 'game')}.`;
+}
+
+/** What a load says once the index has come. */
+export function loadSummary(index: PgnIndex): string {
+  const errors = index.errors ? `, ${index.errors} with errors` : '';
+  const warnings = index.warnings ? `, ${plural(index.warnings, 'warning')}` : '';
+  return `${plural(index.games.length, 'game')} loaded${errors}${warnings}.`;
+}
+
+/** The request for a game of the index: `POST path` with the bytes `start..end` of the text. */
+export function gameRequest(e: PgnIndexGame): { path: string; start: number; end: number } {
+  const query = new URLSearchParams({ index: String(e.index), start: String(e.start), line: String(e.line), column: String(e.column) });
+  return { path: `/api/pgn/game?${query}`, start: e.start, end: e.end };
+}
+
+// ---- the game open
+
+/** The heading ("White – Black  result") and its tooltip (event, site, date). */
+export function gameTitle(g: PgnGameWithText): { text: string; tooltip: string } {
+  const t = g.tags;
+  return {
+    text: `${t.White ?? '?'} – ${t.Black ?? '?'}  ${g.result}`,
+    tooltip: [t.Event, t.Site, t.Date].filter((x) => x && x !== '?').join(', '),
+  };
+}
+
+/** The file name a game downloads as: `White-Black.pgn`, safe characters only. */
+export function downloadName(tags: Record<string, string>): string {
+  return `${`${tags.White ?? 'white'}-${tags.Black ?? 'black'}`.replace(/[^A-Za-z0-9_-]+/g, '_')}.pgn`;
+}
+
+/**
+ * One cell of the mainline's grid, two moves a row after their number: a move number, a move,
+ * a gap (an empty half-row, `…` for White's missing move), the comments before a move or the
+ * comments and variations after it (each on a row of its own), and the result.
+ */
+export type Cell =
+  | { kind: 'number'; text: string }
+  | { kind: 'move'; node: MoveNode }
+  | { kind: 'gap'; text: string }
+  | { kind: 'before'; node: MoveNode }
+  | { kind: 'after'; node: MoveNode }
+  | { kind: 'result'; text: string };
+
+/** The mainline as grid cells: a comment or variation closes the row, and the move after it
+ * gets its number again (with `…` for Black). */
+export function mainlineCells(tree: Tree, game: PgnGameWithText | null): Cell[] {
+  const cells: Cell[] = [];
+  let column = 0; // 0: the next cell starts a row
+  const closeRow = () => {
+    if (column === 1) cells.push({ kind: 'gap', text: '' });
+    column = 0;
+  };
+  for (const node of tree.mainline) {
+    const m = node.move;
+    if (!m) continue;
+    if ((m.comments_before ?? []).length) {
+      closeRow();
+      cells.push({ kind: 'before', node });
+    }
+    const { number, white } = moveNumber(node);
+    if (white) {
+      cells.push({ kind: 'number', text: `${number}.` }, { kind: 'move', node });
+      column = 1;
+    } else {
+      if (column === 0) cells.push({ kind: 'number', text: `${number}.` }, { kind: 'gap', text: '…' });
+      cells.push({ kind: 'move', node });
+      column = 0;
+    }
+    if (m.comments.length || node.variations.length) {
+      closeRow();
+      cells.push({ kind: 'after', node });
+    }
+  }
+  if (game) cells.push({ kind: 'result', text: game.error ? `(stopped: ${game.error})` : game.result });
+  return cells;
+}
+
+/** In a variation written as running text, whether move `i` needs its number: White's moves,
+ * the first one, and any after a comment or a variation. */
+export function needsNumber(nodes: readonly MoveNode[], i: number): boolean {
+  if (i === 0 || moveNumber(nodes[i]).white) return true;
+  const before = nodes[i - 1];
+  return (before.move?.comments.length ?? 0) > 0 || before.variations.length > 0;
+}
+
+// ---- the URL
+
+/** The game (from 0) and the position id a page address asks for (`?game=2&ply=14v1.3`). */
+export function fromQuery(search: string): { first: number; ply: string | null } {
+  const params = new URLSearchParams(search);
+  const asked = Number(params.get('game'));
+  return { first: Number.isFinite(asked) && asked >= 1 ? asked - 1 : 0, ply: params.get('ply') };
+}
+
+/** The address's query for the position shown (null: none shown). */
+export function toQuery(state: PgnState): { game: number; ply: string } | null {
+  return state.current ? { game: state.gameIndex + 1, ply: state.current.id } : null;
+}
