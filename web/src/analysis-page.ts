@@ -2,16 +2,17 @@
 
 import { arrow, dests, makeBoard, uciSquares } from './board';
 import { START_FEN } from './pgn-tree';
-import { numberedLine, suggestPanel } from './suggest';
-import type { PlayedJson, PositionJson } from './types';
+import { suggestPanel } from './suggest';
+import type { PositionLineJson } from './types';
 import { api, copyText, h, message, q, setQuery, typingInField } from './util';
 
 /** The seed's test position: the engine should find 40. Bh6. */
 const SEED_POSITION = '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40';
 
 export function analysisPage(root: HTMLElement): void {
-  let position: PositionJson | null = null;
-  const history: { fen: string; san: string }[] = [];
+  let position: PositionLineJson | null = null;
+  /** The moves played on the board since the FEN was set, in UCI. */
+  const played: string[] = [];
   let startFen = START_FEN;
 
   const { el: boardEl, cg } = makeBoard(
@@ -64,7 +65,7 @@ export function analysisPage(root: HTMLElement): void {
     ),
   );
 
-  function show(p: PositionJson): void {
+  function show(p: PositionLineJson): void {
     position = p;
     const turn = p.turn;
     cg.set({
@@ -80,14 +81,14 @@ export function analysisPage(root: HTMLElement): void {
     status.replaceChildren(
       message(p.status === 'in play' ? `${p.turn === 'white' ? 'White' : 'Black'} to move${p.check ? ', in check' : ''}.` : `Game over: ${p.status}.`, p.status === 'in play' ? 'info' : 'ok'),
     );
-    line.textContent = history.length ? `Moves: ${numberedLine(startFen, history.map((m) => m.san))}` : '';
+    line.textContent = p.line ? `Moves: ${p.line}` : '';
     setQuery({ fen: p.fen });
   }
 
   async function setFen(fen: string): Promise<void> {
     try {
-      const p = await api<PositionJson>(`/api/position?${q({ fen })}`);
-      history.length = 0;
+      const p = await api<PositionLineJson>(`/api/position?${q({ fen })}`);
+      played.length = 0;
       startFen = p.fen;
       show(p);
     } catch (e) {
@@ -101,9 +102,9 @@ export function analysisPage(root: HTMLElement): void {
     // Promotion: a queen (the board offers no choice yet).
     const chosen = legal.includes(uci) ? uci : legal.find((m) => m === `${uci}q`) ?? uci;
     try {
-      const before = position.fen;
-      const p = await api<PlayedJson>(`/api/play?${q({ fen: before, uci: chosen })}`);
-      history.push({ fen: before, san: p.played.san });
+      // The server plays the whole line from the FEN set, and writes it in numbered SAN.
+      const p = await api<PositionLineJson>(`/api/position?${q({ fen: startFen, moves: [...played, chosen].join(' ') })}`);
+      played.push(chosen);
       show(p);
       const sq = uciSquares(chosen);
       if (sq) cg.set({ lastMove: sq });
@@ -114,9 +115,9 @@ export function analysisPage(root: HTMLElement): void {
   }
 
   async function undo(): Promise<void> {
-    const prev = history.pop();
-    if (!prev) return;
-    const p = await api<PositionJson>(`/api/position?${q({ fen: prev.fen })}`);
+    if (!played.length) return;
+    played.pop();
+    const p = await api<PositionLineJson>(`/api/position?${q({ fen: startFen, moves: played.join(' ') })}`);
     show(p);
   }
 

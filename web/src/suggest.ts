@@ -15,22 +15,6 @@ export function formatScore(score: Eval, turn: 'white' | 'black'): string {
   return (cp > 0 ? '+' : '') + cp.toFixed(2);
 }
 
-/** A numbered line of SAN moves from a FEN: "40. Bh6 Qd1 41. ...". */
-export function numberedLine(fen: string, sans: string[]): string {
-  const parts = fen.split(/\s+/);
-  let number = Number(parts[5]) || 1;
-  let white = parts[1] !== 'b';
-  const out: string[] = [];
-  sans.forEach((san, i) => {
-    if (white) out.push(`${number}.`);
-    else if (i === 0) out.push(`${number}...`);
-    out.push(san);
-    if (!white) number += 1;
-    white = !white;
-  });
-  return out.join(' ');
-}
-
 export interface SuggestPanel {
   el: HTMLElement;
   /** Forgets the shown suggestion (the position changed). */
@@ -74,7 +58,7 @@ export function suggestPanel(fen: () => string | null, show: (uci: string | null
           h('strong', { class: 'suggest-score', title: "from White's point of view" }, formatScore(s.score, turn)),
           s.depth ? ` · depth ${s.depth}` : '',
         ),
-        h('p', { class: 'suggest-pv' }, 'Line: ', numberedLine(position, s.pv.map((m) => m.san))),
+        h('p', { class: 'suggest-pv' }, 'Line: ', s.line),
       );
     } catch (e) {
       if (ticket !== asked) return;

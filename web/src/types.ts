@@ -15,6 +15,12 @@ export interface PositionJson {
   legal_moves: MoveNotations[];
 }
 
+/** `GET /api/position`: the position, and with `moves` the line that reached it. */
+export interface PositionLineJson extends PositionJson {
+  /** With `moves`: the moves played from the FEN asked for, as numbered SAN ("1. e4 e5 2. Nf3"). */
+  line?: string;
+}
+
 export interface PlayedJson extends PositionJson {
   played: MoveNotations;
 }
@@ -113,6 +119,8 @@ export interface SuggestJson {
   depth: number;
   /** The principal variation, from `best` on. */
   pv: MoveNotations[];
+  /** The principal variation as numbered SAN: "40. Bh6 Qd1 41. Qxf7+". */
+  line: string;
   nodes: number;
   movetime: number;
 }

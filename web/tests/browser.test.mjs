@@ -393,6 +393,11 @@ describe('Analysis', () => {
     // A legal move played on the board by dragging: the FEN follows.
     await drag(page, await squareCentre(page, 'h2'), await squareCentre(page, 'g2'));
     await waitForFen(page, '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5RK1/8 b - - 2 40');
+    // The moves played, numbered by the server from the FEN set.
+    assert.equal(await page.locator('#analysis-line').textContent(), 'Moves: 40. Kg2');
+    await page.getByRole('button', { name: 'Take back' }).click();
+    await waitForFen(page, position);
+    assert.equal(await page.locator('#analysis-line').textContent(), '');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

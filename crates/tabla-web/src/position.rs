@@ -1,9 +1,9 @@
-//! `GET /api/position` and `GET /api/play`: a position's status and legal moves, and the
-//! position after a move.
+//! `GET /api/position` and `GET /api/play`: a position's status and legal moves (after a line of
+//! moves, with their numbered SAN), and the position after a move.
 
 use crate::api_error::ApiError;
 use crate::notation::MoveNotations;
-use crate::query::{Params, fen_param, required};
+use crate::query::{Params, fen_param, optional, required};
 use axum::Json;
 use serde::Serialize;
 use tabla::{Color, Position};
@@ -22,6 +22,18 @@ pub struct PositionJson {
     pub check: bool,
     /// Every legal move, in tabla's order.
     pub legal_moves: Vec<MoveNotations>,
+}
+
+/// The answer of `GET /api/position`: the position, and with `moves` the line that reached it.
+#[derive(Serialize, Debug)]
+pub struct PositionLineJson {
+    /// The position (after `moves`).
+    #[serde(flatten)]
+    pub position: PositionJson,
+    /// With `moves`: the moves played from the `fen` asked for, as numbered SAN
+    /// (`1. e4 e5 2. Nf3`), written by the core's [`Position::variation_san`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
 }
 
 impl PositionJson {
@@ -45,10 +57,36 @@ impl PositionJson {
     }
 }
 
-/// `GET /api/position?fen=F`.
-pub async fn position(params: Params) -> Result<Json<PositionJson>, ApiError> {
-    let pos = fen_param(&params)?;
-    Ok(Json(PositionJson::of(&pos)))
+/// `GET /api/position?fen=F[&moves=M1 M2 ...]`: the position `F`, or the one reached by playing
+/// the UCI moves `M1 M2 ...` (separated by spaces or commas) from it, with their numbered SAN.
+pub async fn position(params: Params) -> Result<Json<PositionLineJson>, ApiError> {
+    let start = fen_param(&params)?;
+    let Some(text) = optional(&params, "moves") else {
+        return Ok(Json(PositionLineJson {
+            position: PositionJson::of(&start),
+            line: None,
+        }));
+    };
+    let mut pos = start.clone_without_history();
+    let mut moves = Vec::new();
+    for (i, uci) in text
+        .split([' ', ','])
+        .filter(|word| !word.is_empty())
+        .enumerate()
+    {
+        let mv = pos
+            .parse_uci(uci)
+            .map_err(|e| ApiError::bad_request(format!("moves: move {} ({uci:?}): {e}", i + 1)))?;
+        pos.play_unchecked(mv);
+        moves.push(mv);
+    }
+    let line = start
+        .variation_san(&moves)
+        .map_err(|e| ApiError::bad_request(format!("moves: {e}")))?;
+    Ok(Json(PositionLineJson {
+        position: PositionJson::of(&pos),
+        line: Some(line),
+    }))
 }
 
 /// The answer of `GET /api/play`: the move played and the position after it.

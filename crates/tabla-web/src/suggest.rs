@@ -43,6 +43,9 @@ pub struct SuggestJson {
     pub depth: u32,
     /// The principal variation, from `best` on.
     pub pv: Vec<MoveNotations>,
+    /// The principal variation as numbered SAN (`40. Bh6 Qd1 41. Qxf7+`), written by the core's
+    /// [`Position::variation_san`], so that no client rebuilds it.
+    pub line: String,
     /// Positions searched.
     pub nodes: u64,
     /// The thinking time used as the limit, in milliseconds.
@@ -125,6 +128,10 @@ pub async fn suggest(
             "the engine returned no move",
         ));
     };
+    let mut numbered = String::new();
+    // A line rebuilt from the hash table may end with a move that is not legal there: the
+    // legal part is written, as `pv` holds it.
+    let _ = pos.write_variation_san(&s.pv, &mut numbered);
     Ok(Json(SuggestJson {
         fen: pos.to_fen(),
         best: MoveNotations::of(&pos, s.best),
@@ -134,6 +141,7 @@ pub async fn suggest(
         },
         depth: s.depth,
         pv: line(&pos, &s.pv),
+        line: numbered,
         nodes: s.nodes,
         movetime: movetime.as_millis() as u64,
     }))

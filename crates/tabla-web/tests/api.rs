@@ -110,6 +110,43 @@ async fn position_refuses_bad_fens_with_400_naming_the_problem() {
     assert!(a.error().contains("fen"));
 }
 
+#[tokio::test]
+async fn position_after_a_line_of_moves() {
+    // python-chess: b = Board(); [b.push_uci(m) for m in ...]; b.fen(), and
+    // Board().variation_san(moves) == "1. e4 e5 2. Nf3 Nc6 3. Bb5" (python-chess writes no
+    // space after "...", tabla does, as PGN movetext).
+    let a = get(&format!(
+        "/api/position?fen={}&moves=e2e4,e7e5,g1f3%20b8c6+f1b5",
+        enc(START)
+    ))
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    let v = a.json();
+    assert_eq!(
+        v["fen"],
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+    );
+    assert_eq!(v["line"], "1. e4 e5 2. Nf3 Nc6 3. Bb5");
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let v = get(&format!("/api/position?fen={}&moves=e7e5", enc(after_e4)))
+        .await
+        .json();
+    assert_eq!(v["line"], "1... e5");
+    // Without `moves` there is no line; with an empty list, the empty line.
+    let v = get(&format!("/api/position?fen={}", enc(START)))
+        .await
+        .json();
+    assert!(v.get("line").is_none(), "{v}");
+    let v = get(&format!("/api/position?fen={}&moves=", enc(START)))
+        .await
+        .json();
+    assert_eq!(v["line"], "");
+    // An illegal move is named with its place in the list.
+    let a = get(&format!("/api/position?fen={}&moves=e2e4,e2e4", enc(START))).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(a.error().contains("move 2"), "{}", a.error());
+}
+
 // ---------------------------------------------------------------- /api/play
 
 #[tokio::test]
@@ -424,6 +461,7 @@ async fn suggest_finds_the_mate_in_one() {
     assert_eq!(v["best"]["uci"], "e6d5");
     assert_eq!(v["score"]["mate"], 1);
     assert_eq!(v["pv"][0]["san"], "Bd5#");
+    assert_eq!(v["line"], "1. Bd5#");
     assert_eq!(v["movetime"], 300);
 }
 
@@ -458,6 +496,18 @@ async fn suggest_gives_a_legal_move_and_line() {
         assert_eq!(next["played"]["san"], m["san"]);
         at = next["fen"].as_str().expect("fen").to_owned();
     }
+    // `line` is the same moves, numbered: the SANs in order, with "40." before White's first
+    // and a number before each of White's next moves.
+    let mut expected = String::new();
+    for (i, m) in pv.iter().enumerate() {
+        if i % 2 == 0 {
+            expected.push_str(&format!("{}{}. ", if i > 0 { " " } else { "" }, 40 + i / 2));
+        } else {
+            expected.push(' ');
+        }
+        expected.push_str(m["san"].as_str().expect("san"));
+    }
+    assert_eq!(v["line"], expected.as_str(), "{v}");
     assert!(
         v["score"]["centipawns"].is_i64() || v["score"]["mate"].is_i64(),
         "{v}"

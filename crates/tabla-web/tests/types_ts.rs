@@ -50,10 +50,11 @@ struct Field {
 }
 
 /// The declarations of `types.ts`: interfaces with their fields (those of the interfaces they
-/// extend first) and type aliases.
+/// extend first) and the interfaces they extend, and type aliases.
 #[derive(Debug, Default)]
 struct Declarations {
     interfaces: BTreeMap<String, Vec<Field>>,
+    bases: BTreeMap<String, Vec<String>>,
     aliases: BTreeMap<String, Ty>,
 }
 
@@ -272,6 +273,7 @@ fn parse_types(source: &str) -> Declarations {
     for (name, fields) in &mut decls.interfaces {
         *fields = all_fields(name, &own, &bases);
     }
+    decls.bases = bases;
     decls
 }
 
@@ -411,6 +413,11 @@ impl Declarations {
                     return;
                 }
                 if let Some(members) = self.interfaces.get(name) {
+                    // An interface extended by one in use is in use (its fields are checked
+                    // as the extending one's).
+                    for base in self.bases.get(name).into_iter().flatten() {
+                        reached.insert(base.clone());
+                    }
                     self.declared_fields(members, name, fields, reached);
                 } else if let Some(alias) = self.aliases.get(name) {
                     self.declared(alias, name, fields, reached);
@@ -473,7 +480,7 @@ fn short(value: &Value) -> String {
 /// Every route of the router: method, path, and the type of `types.ts` its JSON answer is read
 /// as (`None`: not JSON).
 const ROUTES: [(&str, &str, Option<&str>); 8] = [
-    ("GET", "/api/position", Some("PositionJson")),
+    ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
     ("GET", "/api/kbnk", Some("KbnkJson")),
     ("GET", "/api/suggest", Some("SuggestJson")),
@@ -549,8 +556,10 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
     let check = "8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1";
     for fen in [START, mate, stalemate, check, "not a fen"] {
         let uri = format!("/api/position?fen={}", enc(fen));
-        keep(uri.clone(), get(&uri).await, "PositionJson");
+        keep(uri.clone(), get(&uri).await, "PositionLineJson");
     }
+    let uri = format!("/api/position?fen={}&moves=e2e4,e7e5", enc(START));
+    keep(uri.clone(), get(&uri).await, "PositionLineJson");
     for (fen, uci) in [(START, "e2e4"), (START, "e2e5")] {
         let uri = format!("/api/play?fen={}&uci={uci}", enc(fen));
         keep(uri.clone(), get(&uri).await, "PlayedJson");
