@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Finds import cycles between the modules of each crate in crates/.
+"""Finds import cycles between the modules of each crate in crates/, and of the web app (web/src).
 
 A module is one source file (src/foo.rs or src/foo/mod.rs). Module A depends on module B when A's
 text names `crate::B` (in a `use` or a path), `super::B` from a child, or a name that the crate
 root re-exports from B (`pub use B::{Name}` in lib.rs, then `crate::Name` in A). Test modules
 (`#[cfg(test)] mod tests { ... }` at a file's end) are left out: a test may use anything.
+In web/src, module A depends on B when A has `import ... from './B'`.
 The graph's strongly connected components of more than one module are the cycles.
 
 Usage: scripts/module_cycles.py [--allow CRATE ...]; exits 1 when a crate not allowed has a cycle.
@@ -111,6 +112,18 @@ def graph(crate: pathlib.Path) -> dict[str, set[str]]:
     return edges
 
 
+def web_graph(src: pathlib.Path) -> dict[str, set[str]]:
+    mods = {p.stem: p for p in src.glob("*.ts")}
+    return {
+        name: {
+            m.group(1)
+            for m in re.finditer(r"""from\s+'\./([\w-]+)'""", path.read_text())
+            if m.group(1) in mods and m.group(1) != name
+        }
+        for name, path in mods.items()
+    }
+
+
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components of more than one node (Tarjan)."""
     index, low, stack, on, out = {}, {}, [], set(), []
@@ -151,26 +164,29 @@ def main() -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="print every crate's edges")
     args = ap.parse_args()
     failed = False
-    for crate in sorted((ROOT / "crates").iterdir()):
-        if not (crate / "src").is_dir():
-            continue
-        edges = graph(crate)
+    graphs = [
+        (crate.name, graph(crate))
+        for crate in sorted((ROOT / "crates").iterdir())
+        if (crate / "src").is_dir()
+    ]
+    graphs.append(("web", web_graph(ROOT / "web" / "src")))
+    for name, edges in graphs:
         found = cycles(edges)
         if args.verbose:
             for a in sorted(edges):
-                print(f"{crate.name}: {a} -> {', '.join(sorted(edges[a])) or '-'}")
+                print(f"{name}: {a} -> {', '.join(sorted(edges[a])) or '-'}")
         n = sum(len(e) for e in edges.values())
         if not found:
-            print(f"{crate.name}: {len(edges)} modules, {n} imports, no cycle")
+            print(f"{name}: {len(edges)} modules, {n} imports, no cycle")
             continue
-        allowed = crate.name in args.allow
+        allowed = name in args.allow
         failed |= not allowed
         for comp in found:
             members = set(comp)
             detail = "; ".join(
                 f"{a} -> {', '.join(sorted(edges[a] & members))}" for a in comp
             )
-            print(f"{crate.name}: cycle{' (allowed)' if allowed else ''}: {detail}")
+            print(f"{name}: cycle{' (allowed)' if allowed else ''}: {detail}")
     return 1 if failed else 0
 
 
