@@ -65,33 +65,36 @@ impl CheckInfo {
 mod tests {
     use super::*;
 
-    /// Compares with making the move (the core's rule has its own test), over every legal move of positions rich in checks,
-    /// discoveries, castling, promotions and en passant.
+    /// Agrees with the core's rule (which has its own test against making the move) on every
+    /// legal move of every position of the perft suite in testdata/ (126 positions rich in
+    /// checks, pins, castling, promotions and en passant) and of the positions one move on.
     #[test]
-    fn agrees_with_making_the_move() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "1k1r4/pp1b1R2/8/4p3/2B5/4Q3/PPP2B2/3K4 b - - 0 1",
-            "8/8/8/K2pP2q/8/8/8/7k w - d6 0 1",
-            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
-            "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
-            "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
-        ];
-        for fen in fens {
-            let pos = Position::from_fen(fen).expect("test data");
-            for mv in pos.legal_moves() {
-                let mut after = pos.clone();
-                after.play_unchecked(mv);
-                assert_eq!(
-                    CheckInfo::new(&pos).gives_check(&pos, mv),
-                    after.is_check(),
-                    "{fen} {} (check info)",
-                    pos.san(mv)
-                );
+    fn agrees_with_the_core() {
+        let suite = include_str!("../../../testdata/perft/perftsuite.epd");
+        let mut positions = 0;
+        for entry in tabla::perft_suite::parse(suite) {
+            let case = entry.expect("testdata/perft/perftsuite.epd is well formed");
+            let start =
+                Position::from_fen_with(&case.fen, tabla::Validation::Lenient).expect("test data");
+            let mut reached = vec![start.clone()];
+            for &mv in start.legal_moves().iter() {
+                let mut next = start.clone();
+                next.play_unchecked(mv);
+                reached.push(next);
+            }
+            for pos in reached {
+                positions += 1;
+                let info = CheckInfo::new(&pos);
+                for &mv in pos.legal_moves().iter() {
+                    assert_eq!(
+                        info.gives_check(&pos, mv),
+                        pos.gives_check(mv),
+                        "{pos} {}",
+                        pos.san(mv)
+                    );
+                }
             }
         }
+        assert!(positions > 1000, "{positions} positions");
     }
 }

@@ -9,24 +9,11 @@ mod common;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
-use common::{Answer, app, app_with_limit, get, post, send};
+use common::{Answer, app, app_with_limit, enc, get, post, send};
 use serde_json::Value;
 
 async fn post_pgn(app: Router, body: impl Into<Body>) -> Answer {
     post(app, "/api/pgn", body).await
-}
-
-/// Percent-encodes a query value (FENs hold spaces and slashes).
-fn enc(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

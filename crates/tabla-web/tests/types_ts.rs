@@ -16,7 +16,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{Answer, app, app_with_limit, get, post};
+use common::{Answer, app, app_with_limit, enc, get, post};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -492,19 +492,6 @@ const ROUTES: [(&str, &str, Option<&str>); 8] = [
 
 /// Every error answer's type.
 const ERROR_TYPE: &str = "ApiErrorJson";
-
-/// Percent-encodes a query value.
-fn enc(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

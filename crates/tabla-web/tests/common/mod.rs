@@ -102,3 +102,16 @@ pub async fn post(app: Router, uri: &str, body: impl Into<Body>) -> Answer {
         .expect("request");
     send(app, req).await
 }
+
+/// Percent-encodes a query value (FENs hold spaces and slashes).
+pub fn enc(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
