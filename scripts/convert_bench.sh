@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of `tabla convert` on one and two threads, for the README.
+# Benchmark of `tabla convert` on one and two threads, for docs/performance.md.
 #
 # Input: the corpus's lichess and TWIC files (../shared/data/pgn/, or $TABLA_CORPUS/pgn relative
 # to the repository root) repeated COPIES times (default

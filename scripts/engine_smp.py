@@ -20,7 +20,8 @@ import chess.engine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-# Quiet middlegames of common openings, a pawn endgame and the seed's position.
+# Quiet middlegames of common openings, a pawn endgame and the Bh6 test position
+# (docs/background.md).
 POSITIONS = [
     "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
     "r1bqkb1r/pp3ppp/2n1pn2/2pp4/3P4/2PBPN2/PP3PPP/RNBQK2R w KQkq - 0 6",

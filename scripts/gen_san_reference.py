@@ -42,8 +42,8 @@ EXTRA = [
     "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1",  # KBB v K, opposite colours
     "8/8/8/4k3/8/8/8/3BKB2 w - - 0 1",  # KBB v K, same colour (both light)
     "8/8/8/4k3/8/8/4n3/4KN2 w - - 0 1",  # KN v KN
-    "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1",  # the seed's pinned knight
-    "8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1",  # the seed's FEN (fullmove 0 in the original)
+    "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1",  # the pinned knight (docs/background.md)
+    "8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1",  # the knight-check position (published with fullmove 0)
     "6k1/8/8/8/8/Q7/8/Q1Q4K w - - 0 1",  # three queens: Qa1b2, Q3b2, Qcb2
     "7k/8/8/3Q1Q2/8/3Q1Q2/8/K7 w - - 0 1",  # four queens around e4
     "3k4/8/8/8/8/8/1K6/R6R w - - 0 1",  # two rooks on a rank

@@ -6,7 +6,7 @@ import { suggestPanel } from './suggest';
 import type { PositionLineJson } from './types';
 import { api, copyText, h, message, q, setQuery, typingInField } from './util';
 
-/** The seed's test position: the engine should find 40. Bh6. */
+/** The Bh6 test position (docs/background.md): the engine should find 40. Bh6. */
 const SEED_POSITION = '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40';
 
 export function analysisPage(root: HTMLElement): void {

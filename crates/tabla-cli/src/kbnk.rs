@@ -1,4 +1,4 @@
-//! `tabla kbnk`: build, probe and export the KBNK solution base.
+//! `tabla kbnk`: build, probe and export the KBNK solution base, and the text it prints.
 
 use anyhow::Context;
 use clap::Subcommand;
@@ -45,8 +45,13 @@ pub enum KbnkCommand {
         #[arg(value_name = "FEN", required = true, num_args = 1..)]
         fen: Vec<String>,
     },
-    /// Write the table in the seed document's format (64*32*64*64 slots of 2 bytes, 16 MiB).
-    ExportSeed {
+    /// Write the table in the 16 MiB two-byte-slot format (White to move, light-squared bishop).
+    ///
+    /// Moves to mate and best move in 2 bytes for each of 64*32*64*64 placements, the layout of an
+    /// earlier KBNK solution base, for tools that read it.
+    // The former name stays a hidden alias, so that existing scripts keep working.
+    #[command(alias = "export-seed")]
+    ExportTwoByte {
         /// Where to write it.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
@@ -66,7 +71,7 @@ pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
             let table = build_and_write(&path, Material::KBNK, &mut |p| report(&bar, p))?;
             bar.finish_and_clear();
             let elapsed = start.elapsed();
-            write!(out, "{}", Stats::of(&table))?;
+            write!(out, "{}", stats_table(&Stats::of(&table)))?;
             let size = std::fs::metadata(&path)
                 .with_context(|| format!("reading the size of {}", path.display()))?
                 .len();
@@ -129,14 +134,36 @@ pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
                 moves.len()
             )?;
         }
-        KbnkCommand::ExportSeed { out: path, file } => {
-            let bytes = open(file.as_deref())?.export_seed()?;
+        KbnkCommand::ExportTwoByte { out: path, file } => {
+            let bytes = open(file.as_deref())?.export_two_byte()?;
             std::fs::write(&path, &bytes)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             writeln!(out, "wrote {} ({} bytes)", path.display(), bytes.len())?;
         }
     }
     Ok(())
+}
+
+/// The counts of a table, one row per side to move, as `tabla kbnk build` prints them.
+fn stats_table(stats: &Stats) -> String {
+    let mut text = format!(
+        "{:<14}{:>12}{:>12}{:>12}{:>12}{:>12}{:>12}  longest mate\n",
+        "to move", "legal", "checkmates", "stalemates", "wins", "losses", "draws"
+    );
+    for (name, s, verb) in [
+        ("White", &stats.white, "mates"),
+        ("Black", &stats.black, "mated"),
+    ] {
+        let longest = match s.longest() {
+            Some((n, count)) => format!("{verb} in {n} ({count} positions)"),
+            None => "none".to_owned(),
+        };
+        text += &format!(
+            "{name:<14}{:>12}{:>12}{:>12}{:>12}{:>12}{:>12}  {longest}\n",
+            s.legal, s.checkmates, s.stalemates, s.wins, s.losses, s.draws
+        );
+    }
+    text
 }
 
 fn parse(words: &[String]) -> anyhow::Result<Position> {

@@ -36,7 +36,7 @@ enum Command {
     Pgn(pgn::PgnCommand),
     /// Convert PGN and `.pgn.zst` files to Parquet tables (games, positions) on every core.
     Convert(convert::ConvertArgs),
-    /// The King+Bishop+Knight vs King solution base: build, probe, best line, seed export.
+    /// The King+Bishop+Knight vs King solution base: build, probe, best line, 16 MiB export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
     /// Run the web app (PGN browser, KBNK explorer, analysis) and its JSON API.

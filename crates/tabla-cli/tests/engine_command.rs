@@ -7,9 +7,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 #[test]
-fn go_finds_the_seed_documents_move() {
-    // Seed 003: in this position the program proposes Bh6 (40.Be3-h6, the game's move, which
-    // Stockfish confirms wins). A node limit keeps the test independent of the machine's speed.
+fn go_finds_bh6() {
+    // The Bh6 test position (docs/background.md): the game went on 40.Be3-h6, which Stockfish
+    // confirms wins. A node limit keeps the test independent of the machine's speed.
     let run = tabla(&[
         "go",
         "6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40",

@@ -56,7 +56,7 @@ fn startpos() {
         field(&run, "fen"),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
-    // The seeds' diagram: rank 8 first, FEN letters, blanks for empty squares.
+    // The `+-+-+` text diagram: rank 8 first, FEN letters, blanks for empty squares.
     let lines: Vec<&str> = run.stdout.lines().collect();
     let top = lines
         .iter()
@@ -112,7 +112,7 @@ fn kiwipete_moves_match_python_chess() {
              a3 a4 b3 d6 dxe6 g3 g4 gxh3"
         )
     );
-    // python-chess's `Board.lan` writes the same long form as the seeds.
+    // python-chess's `Board.lan` writes the same long form (`e2-e4`, `Ng8-f6`).
     assert_eq!(
         longs(&run),
         words(
@@ -220,7 +220,8 @@ fn fifty_move_claim() {
 
 #[test]
 fn canonical_output_of_tolerant_input() {
-    // Extra spaces and the fullmove number 0 of the seeds' example.
+    // Extra spaces and a fullmove number of 0, as the knight-check position was first published
+    // (docs/background.md).
     let run = tabla(&["fen", "  8/8/8/8/8/kn1b4/2P5/K7   w  -  -  0 0 "]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(field(&run, "fen"), "8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1");

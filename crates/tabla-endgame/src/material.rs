@@ -60,7 +60,7 @@ pub enum MaterialError {
 }
 
 impl Material {
-    /// King, bishop and knight against king: the seed's endgame.
+    /// King, bishop and knight against king: the endgame tabla began with.
     pub const KBNK: Material = Material {
         pieces: [Role::Bishop, Role::Knight],
         len: 2,

@@ -6,7 +6,6 @@ use crate::index::locate;
 use crate::material::MAX_PIECES;
 use crate::symmetry::Symmetry;
 use crate::table::Table;
-use std::fmt;
 use tabla::attacks::{attacks, king_attacks};
 use tabla::{Bitboard, Color, Square};
 
@@ -81,7 +80,7 @@ impl Stats {
     }
 
     /// Counts the legal placements whose stronger side passes `keep(king, pieces)` (squares
-    /// `0..64`, pieces in the material's order). For the seed's light-squared bishop:
+    /// `0..64`, pieces in the material's order). For the light-squared bishop alone:
     /// `|_, p| Square::new_masked(p[0]).is_light()`.
     pub fn of_filtered(table: &Table, keep: impl Fn(u8, &[u8]) -> bool) -> Stats {
         let material = table.material();
@@ -139,28 +138,4 @@ impl Stats {
 #[inline]
 fn sq(index: u8) -> Square {
     Square::new_masked(index)
-}
-
-/// A table of the counts, as `tabla kbnk build` prints it.
-impl fmt::Display for Stats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "{:<14}{:>12}{:>12}{:>12}{:>12}{:>12}{:>12}  longest mate",
-            "to move", "legal", "checkmates", "stalemates", "wins", "losses", "draws"
-        )?;
-        for (name, s) in [("White", &self.white), ("Black", &self.black)] {
-            let longest = match (s.longest(), name) {
-                (Some((n, count)), "White") => format!("mates in {n} ({count} positions)"),
-                (Some((n, count)), _) => format!("mated in {n} ({count} positions)"),
-                (None, _) => "none".to_owned(),
-            };
-            writeln!(
-                f,
-                "{name:<14}{:>12}{:>12}{:>12}{:>12}{:>12}{:>12}  {longest}",
-                s.legal, s.checkmates, s.stalemates, s.wins, s.losses, s.draws
-            )?;
-        }
-        Ok(())
-    }
 }

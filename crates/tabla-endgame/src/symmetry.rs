@@ -2,7 +2,7 @@
 //!
 //! A [`Symmetry`] is three flags applied in a fixed order: mirror the files (`x -> 7 - x`), then
 //! flip the ranks (`y -> 7 - y`), then transpose (swap `x` and `y`, the a1–h8 diagonal). Squares are
-//! numbered `x + 8 * y`, `a1 = 0`, `h8 = 63`, as in `tabla` and in the seed.
+//! numbered `x + 8 * y`, `a1 = 0`, `h8 = 63`, as in `tabla`.
 
 /// One of the eight symmetries of the square board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -15,7 +15,8 @@ const TRANSPOSE: u8 = 4;
 impl Symmetry {
     /// The identity.
     pub const IDENTITY: Symmetry = Symmetry(0);
-    /// `x -> 7 - x` only: the seed's way of turning a dark-squared bishop into a light-squared one.
+    /// `x -> 7 - x` only: how the two-byte-slot format turns a dark-squared bishop into a
+    /// light-squared one.
     pub const MIRROR_FILES: Symmetry = Symmetry(MIRROR_FILES);
     /// `y -> 7 - y` only: with colours swapped, it turns Black's material into White's.
     pub const FLIP_RANKS: Symmetry = Symmetry(FLIP_RANKS);

@@ -1,11 +1,12 @@
-//! KBNK against independent expectations: the seed document's figures, published maxima,
-//! hand-checked positions, the file format's checks and the seed's file format.
+//! KBNK against independent expectations: the published figures of an earlier KBNK solution
+//! base (docs/background.md), published maxima, hand-checked positions, the file format's checks
+//! and the 16 MiB two-byte-slot format.
 
 use std::sync::LazyLock;
 use tabla::{Color, Position, Square};
-use tabla_endgame::seed::{SEED_LEN, seed_slot};
+use tabla_endgame::two_byte::{TWO_BYTE_LEN, two_byte_slot};
 use tabla_endgame::{
-    Dtm, FileError, IllegalPlacement, Material, ProbeError, SeedFile, Stats, Table, batch_line,
+    Dtm, FileError, IllegalPlacement, Material, ProbeError, Stats, Table, TwoByteFile, batch_line,
     generate,
 };
 
@@ -20,8 +21,8 @@ fn pos(fen: &str) -> Position {
 }
 
 #[test]
-fn the_seeds_figures_for_the_light_squared_bishop() {
-    // From the seed: 232 checkmates, 920 mates in 1, 156 "mates in 1.5" (Black to move, mated
+fn the_published_figures_for_the_light_squared_bishop() {
+    // Published with the earlier base (docs/background.md): 232 checkmates, 920 mates in 1, 156 "mates in 1.5" (Black to move, mated
     // after one more White move), and 33 moves for the longest mate.
     let stats = Stats::of_filtered(&KBNK, light_bishop);
     assert_eq!(stats.black.checkmates, 232);
@@ -33,13 +34,23 @@ fn the_seeds_figures_for_the_light_squared_bishop() {
 }
 
 #[test]
-fn the_seeds_solved_slot_count_is_not_a_count_of_legal_positions() {
-    // The seed reports 5,609,790 solved slots of its White-to-move array. There are fewer legal
+fn the_published_solved_slot_count_is_not_a_count_of_legal_positions() {
+    // The earlier base reports 5,609,790 solved slots of its White-to-move array. There are fewer legal
     // White-to-move positions with a light-squared bishop than that, so the figure counts slots
-    // that are not legal positions (see the crate documentation).
+    // that are not legal positions (see docs/background.md).
     let stats = Stats::of_filtered(&KBNK, light_bishop);
     assert!(stats.white.legal < 5_609_790);
     assert!(stats.white.wins < stats.white.legal);
+    // The exact counts docs/background.md sets against the published ones.
+    assert_eq!(
+        (stats.white.legal, stats.white.wins, stats.white.draws),
+        (5_437_752, 5_411_092, 26_660)
+    );
+    assert_eq!(stats.black.losses, 5_594_084);
+    // The published "156 positions at the longest mate" does not hold either.
+    assert_eq!(stats.white.longest(), Some((33, 552)));
+    assert_eq!(stats.black.longest(), Some((33, 1_480)));
+    assert_eq!(Stats::of(&KBNK).white.longest(), Some((33, 1_104)));
 }
 
 #[test]
@@ -336,17 +347,17 @@ fn crc32(data: &[u8]) -> u32 {
 }
 
 #[test]
-fn seed_format_export() {
-    let bytes = KBNK.export_seed().expect("KBNK");
+fn two_byte_format_export() {
+    let bytes = KBNK.export_two_byte().expect("KBNK");
     assert_eq!(bytes.len(), 16 * 1024 * 1024);
-    assert_eq!(bytes.len(), SEED_LEN);
-    // The seed's figures read back from its own format: 920 mates in one, 33 at most.
+    assert_eq!(bytes.len(), TWO_BYTE_LEN);
+    // The published figures read back from the format: 920 mates in one, 33 at most.
     let firsts = bytes.iter().step_by(2);
     assert_eq!(firsts.clone().filter(|&&m| m == 1).count(), 920);
     assert_eq!(firsts.clone().copied().max(), Some(33));
     let stats = Stats::of_filtered(&KBNK, light_bishop);
     assert_eq!(firsts.filter(|&&m| m > 0).count() as u64, stats.white.wins);
-    let file = SeedFile::from_bytes(bytes).expect("length");
+    let file = TwoByteFile::from_bytes(bytes).expect("length");
     // Every entry of a sample, both bishop colours, checked with tabla's moves.
     let mut checked = 0;
     for (i, king) in Square::ALL.into_iter().enumerate().step_by(5) {
@@ -388,8 +399,12 @@ fn seed_format_export() {
     }
     assert!(checked > 10_000, "{checked}");
     assert_eq!(
-        seed_slot(Square::H8, Square::G8, Square::A1, Square::B1),
+        two_byte_slot(Square::H8, Square::G8, Square::A1, Square::B1),
         Some(((63 * 32 + 31) * 64) * 64 + 1)
     );
-    assert!(generate(Material::KQK, &mut |_| {}).export_seed().is_err());
+    assert!(
+        generate(Material::KQK, &mut |_| {})
+            .export_two_byte()
+            .is_err()
+    );
 }

@@ -21,7 +21,7 @@
 //! output so that the hand-written evaluation keeps a weight of one, and `--check` only reports a
 //! network file's loss on all of DATA (for instance positions of `scripts/tune_data.py`, turned to
 //! the side to move's view). The network in the tree came from the defaults on 2.25 million
-//! positions; see the README for what the alternatives did.
+//! positions; see docs/performance.md for what the alternatives did.
 
 use std::fs;
 use std::io::Write;

@@ -12,7 +12,8 @@ use tabla::Position;
 /// The depth `tabla bench` searches to when not told otherwise.
 pub const DEFAULT_DEPTH: u32 = 13;
 
-/// The benchmark positions: openings, middlegames (the seed's position among them) and endings.
+/// The benchmark positions: openings, middlegames (the Bh6 test position of
+/// docs/background.md among them) and endings.
 pub const POSITIONS: [&str; 12] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

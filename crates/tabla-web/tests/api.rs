@@ -41,7 +41,7 @@ async fn position_lists_the_twenty_opening_moves() {
 
 #[tokio::test]
 async fn position_accepts_plus_for_spaces_and_canonicalises() {
-    // The seed's FEN with a full-move number of 0 (python-chess writes it back with 1).
+    // The knight-check FEN with a full-move number of 0 (python-chess writes it back with 1).
     let a = get("/api/position?fen=8/8/8/8/8/kn1b4/2P5/K7+w+-+-+0+0").await;
     assert_eq!(a.status, StatusCode::OK);
     let v = a.json();
@@ -454,7 +454,7 @@ async fn suggest_finds_the_mate_in_one() {
 
 #[tokio::test]
 async fn suggest_gives_a_legal_move_and_line() {
-    // The seed's position (the game went on 40. Bh6).
+    // The Bh6 test position of docs/background.md (the game went on 40. Bh6).
     let fen = "6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40";
     let v = get(&format!("/api/suggest?fen={}&movetime=200", enc(fen)))
         .await

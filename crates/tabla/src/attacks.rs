@@ -1,5 +1,5 @@
 //! Attack tables. They are built once, at first use, by stepping on the 0x88 board with the
-//! seed's offsets (rook ±1 ±16, bishop ±15 ±17, knight ±14 ±18 ±31 ±33, king all eight), and then
+//! 0x88 step offsets (rook ±1 ±16, bishop ±15 ±17, knight ±14 ±18 ±31 ±33, king all eight), and then
 //! indexed by square; sliding pieces use magic multiplication over those tables.
 
 use crate::{Bitboard, Color, Role, Square};

@@ -2,7 +2,7 @@
 
 use crate::{Piece, Square};
 
-/// Piece placement on a 0x88 array, as in the design documents: each cell holds a piece code
+/// Piece placement on a 0x88 array (see docs/background.md): each cell holds a piece code
 /// ([`Piece::code`]: role * 2 + colour) or 0 for an empty square; the 64 cells with
 /// `index & 0x88 != 0` are the off-board half and stay 0.
 ///

@@ -62,7 +62,7 @@ pub const fn back_rank(color: Color) -> Rank {
 
 /// The castling rights of both sides: the rooks that may still castle.
 ///
-/// The seed's four flags (K=1, Q=2, k=4, q=8) are available through [`CastlingRights::flags`]
+/// The classic four flags (K=1, Q=2, k=4, q=8) are available through [`CastlingRights::flags`]
 /// once the king squares are known.
 ///
 /// ```
@@ -137,7 +137,7 @@ impl CastlingRights {
         }
     }
 
-    /// The seed's flags (K=1, Q=2, k=4, q=8), given both kings' squares.
+    /// The classic four flags (K=1, Q=2, k=4, q=8), given both kings' squares.
     pub fn flags(self, kings: [Square; 2]) -> u8 {
         let mut flags = 0;
         for color in Color::ALL {

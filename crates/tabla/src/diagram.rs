@@ -1,9 +1,9 @@
-//! Diagrams of a position: the seeds' bordered text grid and a Unicode board.
+//! Diagrams of a position: a bordered `+-+-+` text grid and a Unicode board.
 
 use crate::{File, Position, Rank, Square};
 
 impl Position {
-    /// The seeds' text diagram: a `+-+-+` grid with FEN letters and blanks for empty squares,
+    /// The text diagram for debugging: a `+-+-+` grid with FEN letters and blanks for empty squares,
     /// rank 8 at the top.
     ///
     /// ```

@@ -1,6 +1,6 @@
 //! # tabla — the game model
 //!
-//! A chess position on a 0x88 board (the design documents' model: index = rank * 16 + file,
+//! A chess position on a 0x88 board (index = rank * 16 + file,
 //! `index & 0x88 != 0` off the board), with FEN in and out and strict validation, legal move
 //! generation with every rule (castling, Chess960 castling too, en passant, promotion),
 //! make/unmake, attack queries, game status, Polyglot-compatible Zobrist keys, SAN, the long form

@@ -1,5 +1,5 @@
-//! The long algebraic form the seeds' PGN browser shows: `e2-e4`, `Ng8-f6`, `Nf3xe5`, `O-O`,
-//! `e7-e8=Q`.
+//! The long algebraic form a PGN browser shows beside the board: `e2-e4`, `Ng8-f6`, `Nf3xe5`,
+//! `O-O`, `e7-e8=Q`.
 
 use crate::{Move, Position, Role, SanError};
 

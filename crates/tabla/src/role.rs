@@ -166,8 +166,8 @@ impl Piece {
     }
 
     /// The code a 0x88 [`Board`](crate::Board) cell holds: `role * 2 + colour` (White even, Black
-    /// odd, never 0). Like the seed's codes the colour is the lowest bit, but the roles are numbered
-    /// as [`Role`] (pawn 1 ... king 6), not in the seed's order (P, N, K, B, R, Q).
+    /// odd, never 0). As in the classic 0x88 codes the colour is the lowest bit, but the roles are
+    /// numbered as [`Role`] (pawn 1 ... king 6), not P, N, K, B, R, Q (see docs/background.md).
     #[inline]
     pub const fn code(self) -> u8 {
         (self.role as u8) << 1 | self.color as u8

@@ -57,7 +57,7 @@ fn positions_one_ply_deep_round_trip() {
 
 #[test]
 fn fullmove_zero_becomes_one() {
-    // The seed document's example FEN, as found in the wild.
+    // The knight-check position as first published (docs/background.md), fullmove 0 and all.
     let pos = Position::from_fen("8/8/8/8/8/kn1b4/2P5/K7 w - - 0 0").expect("legal");
     assert_eq!(pos.fullmoves(), 1);
     assert_eq!(pos.to_fen(), "8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1");

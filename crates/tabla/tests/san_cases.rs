@@ -1,4 +1,4 @@
-//! SAN by hand: disambiguation (the seed's pinned knight, by file, by rank, by both), the strict
+//! SAN by hand: disambiguation (the pinned knight, by file, by rank, by both), the strict
 //! and lenient readers on the list of informal spellings, and the typed errors.
 
 use tabla::{Position, SanError, SanMode, Square};
@@ -40,7 +40,7 @@ fn not_canonical(text: &str, canonical: &str) -> SanError {
 
 #[test]
 fn pinned_knight_needs_no_disambiguation() {
-    // The seed's case: the c3 knight is pinned by the b4 bishop against the e1 king, so only the
+    // The classic case (docs/background.md): the c3 knight is pinned by the b4 bishop against the e1 king, so only the
     // g1 knight can go to e2 and the SAN is plain Ne2.
     let p = pos("4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1");
     let mv = find(&p, "g1e2");

@@ -703,7 +703,7 @@ fn check_marker_only_on_a_king_in_check() {
     let marker_at = order.iter().position(|c| *c == "check").expect("a marker");
     assert!(marker_at < first_piece);
 
-    // The seed's position: the knight on b3 checks the king on a1.
+    // The knight-check position: the knight on b3 checks the king on a1.
     assert_eq!(checks(&svg_of(FENS[4], &SvgOptions::new())), ["a1"]);
     for fen in [FENS[0], FENS[1], FENS[2]] {
         assert!(checks(&svg_of(fen, &SvgOptions::new())).is_empty(), "{fen}");

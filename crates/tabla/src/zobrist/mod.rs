@@ -34,13 +34,14 @@ pub(crate) fn code_key(code: u8, sq: Square) -> u64 {
     PIECE_KEYS[(code & 15) as usize][sq.index()]
 }
 
-/// The key of one castling flag: `flag` is the seed's bit index (0 K, 1 Q, 2 k, 3 q).
+/// The key of one castling flag: `flag` is the bit index of [`CastlingRights::flags`](crate::CastlingRights::flags)
+/// (0 K, 1 Q, 2 k, 3 q).
 #[inline]
 pub fn castling_key(flag: usize) -> u64 {
     POLYGLOT[768 + flag]
 }
 
-/// The keys of all set flags in the seed's castling bits (K=1, Q=2, k=4, q=8).
+/// The keys of all set flags in the castling bits (K=1, Q=2, k=4, q=8).
 #[inline]
 pub fn castling_flags_key(flags: u8) -> u64 {
     (0..4)

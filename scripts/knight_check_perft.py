@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Counts perft for the seed document's position 8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1 with python-chess,
-independently of tabla, for crates/tabla/tests/seed_position.rs. Also prints each first move with its
-share of the depth-5 count (a divide), to locate a disagreement should one appear.
+"""Counts perft for the knight-check position 8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1 (docs/background.md)
+with python-chess, independently of tabla, for crates/tabla/tests/knight_check_perft.rs. Also
+prints each first move with its share of the depth-5 count (a divide), to locate a disagreement
+should one appear.
 
-Run: python3 scripts/seed_perft.py [max_depth]   (needs `pip install chess`; depth 6 takes a second)"""
+Run: python3 scripts/knight_check_perft.py [max_depth]   (needs `pip install chess`; depth 6 takes a second)"""
 import sys
 
 import chess
 
 FEN = "8/8/8/8/8/kn1b4/2P5/K7 w - - 0 1"
-CLAIMED = [2, 31, 58, 758, 2669]  # the seed document's figures for depths 1-5
+CLAIMED = [2, 31, 58, 758, 2669]  # the published figures for depths 1-5
 
 
 def perft(board, depth):

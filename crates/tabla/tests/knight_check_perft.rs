@@ -1,9 +1,10 @@
-//! The seed document's position `8/8/8/8/8/kn1b4/2P5/K7 w - - 0 0` (White in check from the b3
-//! knight; only Kb1 and cxb3).
+//! The knight-check position `8/8/8/8/8/kn1b4/2P5/K7 w - - 0 0` (White in check from the b3
+//! knight; only Kb1 and cxb3), a classic 0x88 move-generator test (docs/background.md).
 //!
-//! The document claims perft 2, 31, 58, 758, 2669 at depths 1 to 5. Counted independently with
-//! python-chess (`python3 scripts/seed_perft.py`): 2, 31, 58, 758, 2669, 37250 at depths 1 to 6.
-//! So none of the document's figures is wrong; depth 6 is our addition, from the same script.
+//! Its published perft figures are 2, 31, 58, 758, 2669 at depths 1 to 5. Counted independently
+//! with python-chess (`python3 scripts/knight_check_perft.py`): 2, 31, 58, 758, 2669, 37250 at
+//! depths 1 to 6. So none of the published figures is wrong; depth 6 is our addition, from the same
+//! script.
 
 use tabla::Position;
 
@@ -26,7 +27,7 @@ fn perft_matches_python_chess() {
 
 #[test]
 fn divide_matches_python_chess() {
-    // scripts/seed_perft.py: Kb1 2115, cxb3 554 at depth 5.
+    // scripts/knight_check_perft.py: Kb1 2115, cxb3 554 at depth 5.
     let mut pos = Position::from_fen(FEN).expect("legal");
     let mut divide: Vec<(String, u64)> = pos
         .divide(5, false)

@@ -1,8 +1,10 @@
-//! The seed document's KBNK file: export and reading, for interoperability.
+//! The 16 MiB two-byte-slot KBNK format: export and reading, for interoperability.
 //!
-//! The seed keeps White-to-move answers in a C# array `WhitesMove[64, 32, 64, 64]` indexed by
-//! the White king's square, the light-squared bishop's square divided by two, the knight's square
-//! and the Black king's square, written out in row-major order (the last index varies fastest):
+//! A plain array of White-to-move answers, one two-byte slot for every placement with a
+//! light-squared bishop, uncompressed and unchecked: the format of the first KBNK solution base
+//! this project was measured against (docs/background.md). It is indexed by the White king's
+//! square, the light-squared bishop's square divided by two, the knight's square and the Black
+//! king's square, in row-major order (the last index varies fastest):
 //!
 //! ```text
 //! slot = ((king * 32 + bishop / 2) * 64 + knight) * 64 + black_king      (0 .. 8,388,608)
@@ -13,10 +15,10 @@
 //! Squares are `x + 8 * y` (`a1 = 0`, `h8 = 63`). `bishop / 2` is one-to-one on light squares:
 //! each rank holds its four light squares at indices of one parity, so halving keeps them apart
 //! (`b1 = 1 -> 0`, `d1 -> 1`, ..., `a2 = 8 -> 4`). A dark-squared bishop is looked up by mirroring
-//! every square `x -> 7 - x` first and the stored target square after, as the seed describes.
+//! every square `x -> 7 - x` first and the stored target square after.
 //! The file is 16 MiB (`2 * 8,388,608` bytes). Its best moves are ours; where several moves mate
-//! equally fast the seed's own file may hold another of them (its choice depends on its queue
-//! order), so only the first byte of each slot is expected to agree with it exactly.
+//! equally fast another generator's file may hold another of them (the choice depends on the
+//! order it works in), so only the first byte of each slot is expected to agree exactly.
 
 use crate::index::locate;
 use crate::material::Material;
@@ -25,19 +27,19 @@ use crate::table::Table;
 use tabla::attacks::{between, bishop_attacks, king_attacks, knight_attacks};
 use tabla::{Bitboard, Role, Square};
 
-/// Slots in the seed's file.
-pub const SEED_SLOTS: usize = 64 * 32 * 64 * 64;
-/// Bytes in the seed's file (16 MiB).
-pub const SEED_LEN: usize = 2 * SEED_SLOTS;
+/// Slots in a two-byte-slot file.
+pub const TWO_BYTE_SLOTS: usize = 64 * 32 * 64 * 64;
+/// Bytes in a two-byte-slot file (16 MiB).
+pub const TWO_BYTE_LEN: usize = 2 * TWO_BYTE_SLOTS;
 
-/// Why the seed's format could not be written or read.
+/// Why the two-byte-slot format could not be written or read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SeedError {
-    /// Only KBNK has a seed format.
-    #[error("the seed's format holds KBNK only, not {0}")]
+pub enum TwoByteError {
+    /// Only KBNK has a two-byte-slot format.
+    #[error("the two-byte-slot format holds KBNK only, not {0}")]
     NotKbnk(Material),
-    /// A seed file has the wrong length.
-    #[error("a seed file has {SEED_LEN} bytes; this one has {0}")]
+    /// A two-byte-slot file has the wrong length.
+    #[error("a two-byte-slot file has {TWO_BYTE_LEN} bytes; this one has {0}")]
     Length(usize),
 }
 
@@ -45,12 +47,12 @@ pub enum SeedError {
 ///
 /// ```
 /// use tabla::Square;
-/// use tabla_endgame::seed::seed_slot;
-/// assert_eq!(seed_slot(Square::A1, Square::B1, Square::A1, Square::A1), Some(0));
-/// assert_eq!(seed_slot(Square::A1, Square::A1, Square::A1, Square::A1), None);
-/// assert_eq!(seed_slot(Square::H8, Square::G8, Square::H8, Square::H8), Some(64 * 32 * 64 * 64 - 1));
+/// use tabla_endgame::two_byte::two_byte_slot;
+/// assert_eq!(two_byte_slot(Square::A1, Square::B1, Square::A1, Square::A1), Some(0));
+/// assert_eq!(two_byte_slot(Square::A1, Square::A1, Square::A1, Square::A1), None);
+/// assert_eq!(two_byte_slot(Square::H8, Square::G8, Square::H8, Square::H8), Some(64 * 32 * 64 * 64 - 1));
 /// ```
-pub fn seed_slot(
+pub fn two_byte_slot(
     king: Square,
     bishop: Square,
     knight: Square,
@@ -69,7 +71,7 @@ pub fn light_square_of_half(half: usize) -> Square {
     Square::new_masked((2 * half + (1 - rank % 2)) as u8)
 }
 
-/// The piece code of the seed's second byte.
+/// The piece code of a slot's second byte.
 fn piece_code(role: Role) -> u8 {
     match role {
         Role::King => 1,
@@ -79,16 +81,17 @@ fn piece_code(role: Role) -> u8 {
 }
 
 impl Table {
-    /// The table in the seed's format (KBNK only): White to move, light-squared bishop, the best
-    /// move of every won slot (see the [module documentation](crate::seed) for the layout).
+    /// The table in the two-byte-slot format (KBNK only): White to move, light-squared bishop,
+    /// the best move of every won slot (see the [module documentation](crate::two_byte) for the
+    /// layout).
     /// Among equally fast mates the king's moves come first, then the bishop's, then the
     /// knight's, each by ascending target square.
-    pub fn export_seed(&self) -> Result<Vec<u8>, SeedError> {
+    pub fn export_two_byte(&self) -> Result<Vec<u8>, TwoByteError> {
         if self.material() != Material::KBNK {
-            return Err(SeedError::NotKbnk(self.material()));
+            return Err(TwoByteError::NotKbnk(self.material()));
         }
         let black = self.black_slots();
-        let mut out = vec![0u8; SEED_LEN];
+        let mut out = vec![0u8; TWO_BYTE_LEN];
         // (piece code, target, successor's slot base, symmetry, squares the move needs free)
         let mut moves: Vec<(u8, u8, usize, Symmetry, u64)> = Vec::with_capacity(40);
         for king in Square::ALL {
@@ -146,9 +149,9 @@ impl Table {
     }
 }
 
-/// One slot of a seed file.
+/// One slot of a two-byte-slot file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct SeedEntry {
+pub struct TwoByteEntry {
     /// Moves to mate (0: unknown).
     pub moves: u8,
     /// The piece to move (`None` when `moves` is 0).
@@ -157,36 +160,36 @@ pub struct SeedEntry {
     pub to: Square,
 }
 
-/// A file in the seed's format, read whole.
-pub struct SeedFile {
+/// A file in the two-byte-slot format, read whole.
+pub struct TwoByteFile {
     bytes: Vec<u8>,
 }
 
-impl SeedFile {
+impl TwoByteFile {
     /// Checks the length and keeps the bytes.
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<SeedFile, SeedError> {
-        if bytes.len() != SEED_LEN {
-            return Err(SeedError::Length(bytes.len()));
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<TwoByteFile, TwoByteError> {
+        if bytes.len() != TWO_BYTE_LEN {
+            return Err(TwoByteError::Length(bytes.len()));
         }
-        Ok(SeedFile { bytes })
+        Ok(TwoByteFile { bytes })
     }
 
     /// The slot of a White-to-move placement, with either bishop colour (a dark-squared bishop
-    /// is mirrored `x -> 7 - x` in and out, as in the seed).
+    /// is mirrored `x -> 7 - x` in and out).
     pub fn entry(
         &self,
         king: Square,
         bishop: Square,
         knight: Square,
         black_king: Square,
-    ) -> SeedEntry {
+    ) -> TwoByteEntry {
         let mirror = if bishop.is_light() {
             Symmetry::IDENTITY
         } else {
             Symmetry::MIRROR_FILES
         };
         let m = |s: Square| Square::new_masked(mirror.apply(s as u8));
-        let slot = seed_slot(m(king), m(bishop), m(knight), m(black_king))
+        let slot = two_byte_slot(m(king), m(bishop), m(knight), m(black_king))
             .expect("mirroring makes the bishop light-squared");
         let (moves, code) = (self.bytes[2 * slot], self.bytes[2 * slot + 1]);
         let role = match code >> 6 {
@@ -195,7 +198,7 @@ impl SeedFile {
             3 => Some(Role::Knight),
             _ => None,
         };
-        SeedEntry {
+        TwoByteEntry {
             moves,
             role,
             to: m(Square::new_masked(code & 63)),

@@ -1,16 +1,16 @@
-//! The design documents' test case for the playing program: in this position (40.Be3-h6 in the
-//! game) the program proposes Bh6. Stockfish 15.1 confirms the move and finds a forced mate after
+//! The Bh6 test position (docs/background.md): in this middlegame the game went on 40.Be3-h6, and
+//! the engine should propose Bh6 too. Stockfish 15.1 confirms the move and finds a forced mate after
 //! it (`score mate 21` at depth 18). A node limit rather than a clock keeps the test deterministic;
 //! half a million nodes take well under a second in an optimised build.
 
 use tabla::Position;
 use tabla_engine::{Control, Engine, Limits};
 
-const SEED: &str = "6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40";
+const FEN: &str = "6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40";
 
 #[test]
-fn the_seed_position_gets_bh6() {
-    let pos = Position::from_fen(SEED).expect("seed position");
+fn search_finds_bh6() {
+    let pos = Position::from_fen(FEN).expect("legal");
     let result = Engine::new().search(
         &pos,
         &Limits::nodes(500_000),
@@ -31,7 +31,7 @@ fn the_seed_position_gets_bh6() {
 
 #[test]
 fn go_ends_with_the_bestmove_line() {
-    let pos = Position::from_fen(SEED).expect("seed position");
+    let pos = Position::from_fen(FEN).expect("legal");
     let mut out = Vec::new();
     tabla_engine::go::go(&pos, &Limits::nodes(500_000), &mut Engine::new(), &mut out)
         .expect("writing to a vector");
