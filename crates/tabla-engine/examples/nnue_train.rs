@@ -62,7 +62,7 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 fn read(path: &str, lambda: f32, out: &mut Vec<Sample>) -> Result<(), String> {
-    use tabla_engine::evaluate::evaluate;
+    use tabla_engine::evaluate::hand_written;
     let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     for (n, line) in text.lines().enumerate() {
         let mut parts = line.split(';');
@@ -93,7 +93,7 @@ fn read(path: &str, lambda: f32, out: &mut Vec<Sample>) -> Result<(), String> {
             }
         }
         let target = (1.0 - lambda) * sigmoid(score / k()) + lambda * result;
-        let classical = evaluate(&pos) as f32;
+        let classical = hand_written(&pos) as f32;
         out.push(Sample {
             features,
             len: len as u8,

@@ -244,7 +244,7 @@ impl Pieces {
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {
     let net = Network::embedded();
-    let classical = crate::evaluate::evaluate(pos);
+    let classical = crate::evaluate::hand_written(pos);
     net.output(&net.refresh(pos), pos.turn(), classical)
 }
 

@@ -9,7 +9,7 @@ use crate::correction::Correction;
 use crate::evaluate::Evaluator;
 use crate::info::{Info, ScoreBound, SearchResult};
 use crate::limits::{Budget, Limits};
-use crate::nnue::{Accumulator, Network, Pieces};
+use crate::nnue::Pieces;
 use crate::oracle::EndgameOracle;
 use crate::ordering::{Context, History, Picker, Scoring, is_quiet};
 use crate::score::{
@@ -96,10 +96,6 @@ pub(crate) struct Worker<'a, 'c> {
     /// Zobrist keys of the game's positions since the last irreversible move, then of the
     /// positions on the current search path; the last is the current position's.
     keys: Vec<u64>,
-    /// The evaluation network and its first layer for each position on the search path, the
-    /// current position's last.
-    net: &'static Network,
-    accumulators: Vec<Accumulator>,
     frames: [Frame; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 2]; MAX_PLY + 2]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -201,6 +197,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             .filter_map(|text| pos.parse_uci(text).ok())
             .filter(|mv| legal.contains(mv))
             .collect();
+        shared.evaluator.start(pos);
         Worker {
             pos: pos.clone_without_history(),
             tt: shared.tt,
@@ -212,12 +209,6 @@ impl<'a, 'c> Worker<'a, 'c> {
             control,
             on_info,
             keys: game_keys(pos),
-            net: Network::embedded(),
-            accumulators: {
-                let mut stack = Vec::with_capacity(MAX_PLY + 2);
-                stack.push(Network::embedded().refresh(pos));
-                stack
-            },
             frames: [Frame {
                 mv: Move::NULL,
                 eval: None,
@@ -321,9 +312,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         let key = self.pos.zobrist();
         self.tt.prefetch(key);
         self.keys.push(key);
-        let mut acc = self.accumulator();
-        acc.update(self.net, &before, &self.pos);
-        self.accumulators.push(acc);
+        self.evaluator.push_move(&before, &self.pos);
         undo
     }
 
@@ -331,16 +320,7 @@ impl<'a, 'c> Worker<'a, 'c> {
     fn unmake(&mut self, undo: tabla::Undo) {
         self.pos.unmake(undo);
         self.keys.pop();
-        self.accumulators.pop();
-    }
-
-    /// The current position's first layer.
-    #[inline]
-    fn accumulator(&self) -> Accumulator {
-        match self.accumulators.last() {
-            Some(acc) => *acc,
-            None => self.net.refresh(&self.pos),
-        }
+        self.evaluator.pop();
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -360,27 +340,6 @@ impl<'a, 'c> Worker<'a, 'c> {
             return None;
         }
         oracle.probe(&self.pos).map(|v| v.value(ply))
-    }
-
-    /// The static evaluation: the hand-written one with the network's correction, except where
-    /// the hand-written one alone knows better (a draw by insufficient material, a bare king to
-    /// be mated).
-    fn evaluate(&mut self) -> Value {
-        let pos = &self.pos;
-        let kings = pos.by_role(Role::King);
-        let bare = (pos.by_color(Color::White) & !kings).is_empty()
-            || (pos.by_color(Color::Black) & !kings).is_empty();
-        if bare || pos.is_insufficient_material() {
-            return self.evaluator.evaluate(pos);
-        }
-        let classical = self.evaluator.evaluate(pos);
-        let v = match self.accumulators.last() {
-            Some(acc) => self.net.output(acc, pos.turn(), classical),
-            None => self
-                .net
-                .output(&self.net.refresh(pos), pos.turn(), classical),
-        };
-        v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// `raw`, the current position's static evaluation, with the correction history's
@@ -433,7 +392,11 @@ impl<'a, 'c> Worker<'a, 'c> {
                 return alpha;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { DRAW } else { self.evaluate() };
+                return if in_check {
+                    DRAW
+                } else {
+                    self.evaluator.evaluate(&self.pos)
+                };
             }
         }
         self.seldepth = self.seldepth.max(ply);
@@ -463,7 +426,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         } else {
             Some(match entry {
                 Some(e) => e.eval,
-                None => self.evaluate(),
+                None => self.evaluator.evaluate(&self.pos),
             })
         };
         let static_eval = raw_eval.map(|v| self.corrected(v));
@@ -504,9 +467,9 @@ impl<'a, 'c> Worker<'a, 'c> {
                 self.frames[ply].mv = Move::NULL;
                 self.pos.play_null();
                 self.keys.push(self.pos.zobrist());
-                self.accumulators.push(self.accumulator());
+                self.evaluator.push_null(&self.pos);
                 let v = -self.search(depth - r, -beta, -beta + 1, ply + 1, false);
-                self.accumulators.pop();
+                self.evaluator.pop();
                 self.keys.pop();
                 self.pos.undo();
                 if self.aborted {
@@ -818,7 +781,11 @@ impl<'a, 'c> Worker<'a, 'c> {
         }
         let in_check = self.pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { self.evaluate() };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluator.evaluate(&self.pos)
+            };
         }
         let key = self.pos.zobrist();
         let entry = self.tt.probe(key);
@@ -845,7 +812,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         } else {
             raw_eval = match entry {
                 Some(e) => e.eval,
-                None => self.evaluate(),
+                None => self.evaluator.evaluate(&self.pos),
             };
             stand_pat = sharpened(self.corrected(raw_eval), entry, ply);
             if stand_pat >= beta {
