@@ -118,7 +118,7 @@ impl Evaluator {
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_engine::evaluate::hand_written;
+/// use tabla_engine::tuning::hand_written;
 /// // A queen up is a lot, whoever is to move.
 /// let white_up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
 /// let black_to_move = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();

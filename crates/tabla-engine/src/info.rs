@@ -84,7 +84,8 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// The expected reply, when the principal variation has one.
     pub ponder: Option<Move>,
-    /// The search value of the best move (see [`crate::score`]).
+    /// The search value of the best move: centipawns, or a mate distance folded into the same range
+    /// (`score` unfolds it).
     pub value: Value,
     /// The value as UCI reports it.
     pub score: Score,
@@ -118,18 +119,6 @@ impl SearchResult {
 }
 
 /// A line of moves from `pos` in SAN, with move numbers: `40. Bh6 Qd6 41. Qxf7+`.
-///
-/// ```
-/// use tabla::Position;
-/// use tabla_engine::info::san_line;
-/// let pos = Position::startpos();
-/// let e4 = pos.parse_san("e4").unwrap();
-/// let mut after = pos.clone();
-/// after.play(e4);
-/// let e5 = after.parse_san("e5").unwrap();
-/// assert_eq!(san_line(&pos, &[e4, e5]), "1. e4 e5");
-/// assert_eq!(san_line(&after, &[e5]), "1... e5");
-/// ```
 pub fn san_line(pos: &Position, moves: &[Move]) -> String {
     let mut p = pos.clone_without_history();
     let mut line = String::new();
@@ -149,4 +138,20 @@ pub fn san_line(pos: &Position, moves: &[Move]) -> String {
         p.play(mv);
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn san_lines_number_the_moves() {
+        let pos = Position::startpos();
+        let e4 = pos.parse_san("e4").expect("legal");
+        let mut after = pos.clone();
+        after.play(e4);
+        let e5 = after.parse_san("e5").expect("legal");
+        assert_eq!(san_line(&pos, &[e4, e5]), "1. e4 e5");
+        assert_eq!(san_line(&after, &[e5]), "1... e5");
+    }
 }

@@ -5,7 +5,7 @@
 //! reductions, check extensions and a quiescence search, on one thread or several sharing the
 //! hash table ([`Engine::set_threads`]); a tapered evaluation (material,
 //! piece-square tables, mobility, pawn structure, king safety, endgame knowledge); the UCI
-//! protocol ([`uci::run`]); a one-shot search that reports in SAN ([`go::go`]); and a fixed
+//! protocol ([`uci::run`]); a one-shot search that reports in SAN ([`go()`]); and a fixed
 //! benchmark whose node count is a regression signature ([`bench::run`]).
 //!
 //! ```
@@ -20,39 +20,44 @@
 //! assert_eq!(pos.san(result.best.unwrap()), "Bh6");
 //! ```
 //!
-//! Exact endgame knowledge plugs in through [`oracle::EndgameOracle`]; [`tables::EndgameTables`]
-//! provides it from `tabla-endgame`'s KBNK (and KQK, KRK) tables.
+//! Exact endgame knowledge plugs in through [`EndgameOracle`]; [`EndgameTables`] provides it from
+//! `tabla-endgame`'s KBNK (and KQK, KRK) tables.
 
 pub mod bench;
+// Public until `gives_check` moves to the `tabla` crate.
 pub mod check;
 mod correction;
 mod endgame;
-pub mod engine;
-pub mod evaluate;
-pub mod go;
-pub mod info;
+mod engine;
+mod evaluate;
+mod go;
+mod info;
 mod king_safety;
-pub mod limits;
-pub mod nnue;
-pub mod oracle;
-pub mod ordering;
-pub mod params;
+mod limits;
+mod nnue;
+mod oracle;
+mod ordering;
+mod params;
 mod pawns;
 mod pst;
-pub mod score;
-pub mod search;
-pub mod see;
-pub mod tables;
-pub mod tapered;
-pub mod tt;
-pub mod tuned;
+mod score;
+mod search;
+mod see;
+mod tables;
+mod tapered;
+mod tt;
+mod tuned;
+pub mod tuning;
 pub mod uci;
 mod weights;
 
-pub use engine::Engine;
-pub use info::{Info, SearchResult};
-pub use limits::Limits;
+pub use engine::{
+    DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS, SEARCH_STACK_BYTES,
+};
+pub use go::go;
+pub use info::{Info, ScoreBound, SearchResult};
+pub use limits::{GoError, Limits};
 pub use oracle::{EndgameOracle, OracleValue};
-pub use score::Score;
+pub use score::{Score, Value};
 pub use search::Control;
 pub use tables::EndgameTables;
