@@ -361,6 +361,8 @@ impl<'a, 'c> Worker<'a, 'c> {
         ply: usize,
         pv_node: bool,
     ) -> Value {
+        // Step 1. At the horizon, the quiescence search; otherwise count the node and check the
+        // limits.
         self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply, pv_node);
@@ -369,6 +371,8 @@ impl<'a, 'c> Worker<'a, 'c> {
         if self.check_limits() {
             return 0;
         }
+        // Step 2. Positions decided without search: repetitions, the fifty-move rule, dead
+        // material, the endgame oracle, mates nearer the root, the ply limit.
         let root = ply == 0;
         let in_check = self.pos.is_check();
         if !root {
@@ -401,6 +405,8 @@ impl<'a, 'c> Worker<'a, 'c> {
         }
         self.seldepth = self.seldepth.max(ply);
 
+        // Step 3. The transposition table: its move to try first, and a cut-off when a deep enough
+        // entry settles this window (never at PV nodes nor under a singular-extension test).
         let key = self.pos.zobrist();
         let excluded = self.frames[ply].excluded;
         let entry = self.tt.probe(key);
@@ -421,6 +427,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
+        // Step 4. The static evaluation (none in check), with the correction history's adjustment,
+        // and whether it improved on the one two plies before.
         let raw_eval = if in_check {
             None
         } else {
@@ -443,20 +451,21 @@ impl<'a, 'c> Worker<'a, 'c> {
         };
         let us = self.pos.turn();
 
+        // Step 5. Pruning before any move: reverse futility, razoring, the null move.
         if !pv_node && !in_check && excluded.is_null() {
-            // Reverse futility: far above beta with little depth left, the opponent will not
-            // catch up.
+            // Step 5a. Reverse futility: far above beta with little depth left, the opponent will
+            // not catch up.
             if depth <= 7 && !is_mate(beta) && eval - 80 * (depth - i32::from(improving)) >= beta {
                 return eval;
             }
-            // Razoring: hopeless at low depth unless a capture saves it.
+            // Step 5b. Razoring: hopeless at low depth unless a capture saves it.
             if depth <= 2 && eval + 240 * depth < alpha {
                 let v = self.quiesce(alpha, alpha + 1, ply, false);
                 if v <= alpha {
                     return v;
                 }
             }
-            // Null move: if passing still fails high, a real move will too.
+            // Step 5c. Null move: if passing still fails high, a real move will too.
             if depth >= 3
                 && eval >= beta
                 && !previous.is_null()
@@ -481,8 +490,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
-        // ProbCut: a capture whose search 4 plies shallower beats beta by a wide margin (200 cp,
-        // 140 when improving) makes the full search very likely to fail high as well.
+        // Step 6. ProbCut: a capture whose search 4 plies shallower beats beta by a wide margin
+        // (200 cp, 140 when improving) makes the full search very likely to fail high as well.
         let probcut_beta = beta + 200 - 60 * i32::from(improving);
         if !pv_node
             && !in_check
@@ -525,14 +534,15 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
-        // Without a hash move the ordering is poor: search shallower to find one cheaply.
+        // Step 7. Internal iterative reduction: without a hash move the ordering is poor, so
+        // search shallower to find one cheaply.
         if depth >= 4 && hash_move.is_null() && (pv_node || !in_check) {
             depth -= 1;
         }
 
-        // Singular extension: when the hash move is the only good one (every other move fails
-        // well below its value), it deserves a deeper look; when others are good too and all beat
-        // beta, the node is cut at once; when others are good too and the hash move's value
+        // Step 8. Singular extension: when the hash move is the only good one (every other move
+        // fails well below its value), it deserves a deeper look; when others are good too and all
+        // beat beta, the node is cut at once; when others are good too and the hash move's value
         // beats beta anyway, the hash move is searched a ply shallower ("doubtful").
         let mut singular = false;
         let mut doubtful = false;
@@ -567,6 +577,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
+        // Step 9. The moves, none meaning mate or stalemate, and the move picker.
         let mut moves = MoveList::new();
         self.pos.legal_moves_to(&mut moves, Bitboard::FULL);
         if moves.is_empty() {
@@ -594,6 +605,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         let mut check_info: Option<CheckInfo> = None;
 
+        // Step 10. The move loop, in the picker's order, less the moves excluded here.
         while let Some((mv, order)) = picker.next(&mut moves, &self.pos, self.history) {
             if mv == excluded {
                 continue;
@@ -611,8 +623,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             let checks = check_info
                 .get_or_insert_with(|| CheckInfo::new(&self.pos))
                 .gives_check(&self.pos, mv);
-            // Shallow pruning, never before one move has given a real score, never into mate,
-            // never a check.
+            // Step 11. Shallow pruning (late quiet moves, futile ones, losing exchanges), never
+            // before one move has given a real score, never into mate, never a check.
             if !root && best_value > -MATE_BOUND && pieces && !checks {
                 if quiet {
                     if depth <= 8 && quiets_seen > lmp_limit {
@@ -640,6 +652,8 @@ impl<'a, 'c> Worker<'a, 'c> {
                 }
             }
 
+            // Step 12. Make the move; extend checks and a singular hash move, reduce a doubtful
+            // one.
             let undo = self.make(ply, mv);
             let extension = if checks || (singular && mv == hash_move) {
                 1
@@ -650,6 +664,9 @@ impl<'a, 'c> Worker<'a, 'c> {
             };
             let new_depth = depth - 1 + extension;
             let mut v;
+            // Step 13. Principal variation search: the first move with the full window, the others
+            // reduced (late-move reductions) with a null window, searched again when they beat
+            // alpha.
             if searched == 0 {
                 v = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
@@ -688,6 +705,8 @@ impl<'a, 'c> Worker<'a, 'c> {
                     v = -self.search(new_depth, -beta, -alpha, ply + 1, true);
                 }
             }
+            // Step 14. Take the move back; a new best move raises alpha, updates the PV and, on a
+            // fail high, the history.
             self.unmake(undo);
             if self.aborted {
                 return 0;
@@ -727,11 +746,13 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
+        // Step 15. No move searched.
         if searched == 0 {
             // Every root move was excluded or filtered: report the window's lower end.
             return alpha;
         }
 
+        // Step 16. Store the result in the transposition table and teach the correction history.
         if (!root || self.root_excluded.is_empty()) && excluded.is_null() {
             let bound = if best_value >= beta {
                 Bound::Lower
