@@ -5,7 +5,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use tabla::Validation;
-use tabla_engine::{EndgameTables, Engine, Limits, bench, go, uci};
+use tabla_engine::{EndgameTables, Engine, Limits, bench, uci};
 
 /// Arguments of `tabla go`.
 #[derive(Args, Debug)]
@@ -25,7 +25,7 @@ pub struct GoArgs {
     nodes: Option<u64>,
     /// Search threads: more reach deeper in the same time, one gives repeatable results.
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=tabla_engine::engine::MAX_THREADS as u64))]
+          value_parser = clap::value_parser!(u64).range(1..=tabla_engine::MAX_THREADS as u64))]
     threads: u64,
 }
 
@@ -55,7 +55,7 @@ pub fn go(args: GoArgs, out: &mut (impl Write + Send)) -> anyhow::Result<()> {
     let mut engine = Engine::new();
     engine.set_threads(args.threads as usize);
     engine.set_oracle(Some(Arc::new(EndgameTables::standard())));
-    go::go(&pos, &limits, &mut engine, out)?;
+    tabla_engine::go(&pos, &limits, &mut engine, out)?;
     Ok(())
 }
 

@@ -2,8 +2,8 @@
 //!
 //! Reads positions labelled by `scripts/nnue_data.py` (`FEN;score;result`, Stockfish's score in
 //! centipawns for the side to move), holds out every 50th for validation, and fits the network of
-//! [`tabla_engine::nnue`] in floating point as a correction added to the hand-written evaluation,
-//! whose weight is fitted too. The loss is the squared difference between the expected scores
+//! `src/nnue.rs` in floating point as a correction added to the hand-written evaluation, whose
+//! weight is fitted too. The loss is the squared difference between the expected scores
 //! `sigmoid(value / K)` of the output and of Stockfish's score (optionally mixed with the game's
 //! result by `--lambda`), minimised by Adam over shuffled mini-batches on two threads, the
 //! learning rate falling to a tenth over the last half of the epochs. The weights with the best
@@ -28,7 +28,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use tabla::{Color, Position, Role};
-use tabla_engine::nnue::{ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, QA, QB, SCALE, feature};
+use tabla_engine::tuning::{ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, QA, QB, SCALE, feature};
 
 const H: usize = HIDDEN;
 
@@ -62,7 +62,7 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 fn read(path: &str, lambda: f32, out: &mut Vec<Sample>) -> Result<(), String> {
-    use tabla_engine::evaluate::evaluate;
+    use tabla_engine::tuning::hand_written;
     let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     for (n, line) in text.lines().enumerate() {
         let mut parts = line.split(';');
@@ -93,7 +93,7 @@ fn read(path: &str, lambda: f32, out: &mut Vec<Sample>) -> Result<(), String> {
             }
         }
         let target = (1.0 - lambda) * sigmoid(score / k()) + lambda * result;
-        let classical = evaluate(&pos) as f32;
+        let classical = hand_written(&pos) as f32;
         out.push(Sample {
             features,
             len: len as u8,

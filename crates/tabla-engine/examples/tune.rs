@@ -3,7 +3,7 @@
 //! Reads positions labelled by `scripts/tune_data.py` (`FEN;score;result`, Stockfish's score in
 //! centipawns from White's view), keeps the quiet ones (not in check, no winning capture by
 //! static exchange, no promotion), and takes each evaluation apart with
-//! [`tabla_engine::evaluate::trace`]: the evaluation is linear in the tuned weights once the game
+//! [`tabla_engine::tuning::trace`]: the evaluation is linear in the tuned weights once the game
 //! phase and the endgame scale are fixed, except king danger (`units + units^2 / 400`, fitted
 //! through its derivative), and what no weight covers (the unstoppable pawn, bare kings) stays as
 //! a constant per position. The target is the expected score
@@ -25,11 +25,10 @@ use std::fs;
 use std::process::ExitCode;
 
 use tabla::Position;
-use tabla_engine::evaluate::trace;
-use tabla_engine::params::{self, COUNT, KING_DANGER_COUNT as KD};
-use tabla_engine::see::see;
-use tabla_engine::tapered::PHASE_MAX;
-use tabla_engine::tuned::{KING_DANGER, WEIGHTS};
+use tabla_engine::tuning::{
+    KING_DANGER, KING_DANGER_COUNT as KD, PHASE_MAX, WEIGHT_COUNT as COUNT, WEIGHTS, see, trace,
+    weight_name,
+};
 
 /// Stockfish 15.1 scales its centipawns so that +100 means about a 50% chance to win (and most
 /// of the rest drawn), an expected score near 0.75: sigmoid(100 / 91) = 0.75.
@@ -279,7 +278,7 @@ fn write(path: &str, w: &Weights) -> Result<(), String> {
          use crate::params::COUNT;\n\
          use crate::tapered::{S, s};\n\
          \n\
-         /// The weights, in [`crate::params`]'s layout.\n\
+         /// The weights, laid out as `params.rs` says.\n\
          pub const WEIGHTS: [S; COUNT] = [\n",
     );
     for (i, v) in w.linear.iter().enumerate() {
@@ -287,7 +286,7 @@ fn write(path: &str, w: &Weights) -> Result<(), String> {
             "    s({}, {}), // {}\n",
             v[0].round() as i32,
             v[1].round() as i32,
-            params::name(i)
+            weight_name(i)
         );
     }
     out += "];\n";
@@ -401,7 +400,7 @@ fn run() -> Result<(), String> {
     for &(_, i) in changes.iter().take(25) {
         eprintln!(
             "  {:32} ({:5.0}, {:5.0}) -> ({:5.0}, {:5.0})",
-            params::name(i),
+            weight_name(i),
             initial.linear[i][0],
             initial.linear[i][1],
             w.linear[i][0],

@@ -1,35 +1,110 @@
-//! The static evaluation: tapered material and piece-square tables, mobility, pawn structure,
-//! passed pawns, threats, king safety and endgame knowledge.
+//! The static evaluation: the hand-written one (tapered material and piece-square tables,
+//! mobility, pawn structure, passed pawns, threats, king safety and endgame knowledge) with the
+//! evaluation network's correction ([`crate::nnue`]), put together by [`Evaluator::evaluate`], the
+//! one call the search makes for a position's static value.
 
 use crate::endgame;
 use crate::king_safety::{self, KingAttack, RoleAttacks};
+use crate::nnue::{Accumulator, Network, Pieces};
 use crate::params::{self, Coefficients, Trace};
 use crate::pawns::{
     PawnInfo, PawnTable, attack_span, evaluate_pawns, file_of, forward, pawn_attack_set,
     relative_rank, trace_pawns,
 };
 use crate::pst;
-use crate::score::Value;
+use crate::score::{MATE_BOUND, MAX_PLY, Value};
 use crate::tapered::{PHASE_MAX, S, s};
 use crate::tuned::KING_DANGER;
 use crate::weights::{UNSTOPPABLE, term};
 use tabla::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use tabla::{Bitboard, Color, Position, Role, Square};
 
-/// Evaluates positions, keeping a cache of pawn structures between calls.
-#[derive(Default)]
+/// Evaluates the positions of one search thread. Keeps a cache of pawn structures from one call
+/// (and one search) to the next, and the evaluation network's first layer for each position on
+/// the search path, the current position's last: the search tells it of every move made
+/// ([`Evaluator::push_move`], [`Evaluator::push_null`]) and taken back ([`Evaluator::pop`]).
 pub struct Evaluator {
     pawns: PawnTable,
+    net: &'static Network,
+    accumulators: Vec<Accumulator>,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new()
+    }
 }
 
 impl Evaluator {
-    /// A fresh evaluator.
+    /// A fresh evaluator with the network built into the engine.
     pub fn new() -> Evaluator {
-        Evaluator::default()
+        Evaluator {
+            pawns: PawnTable::default(),
+            net: Network::embedded(),
+            accumulators: Vec::with_capacity(MAX_PLY + 2),
+        }
     }
 
-    /// The position's value in centipawns for the side to move.
+    /// Starts a search path at `root`.
+    pub fn start(&mut self, root: &Position) {
+        self.accumulators.clear();
+        self.accumulators.push(self.net.refresh(root));
+    }
+
+    /// Follows a move to `pos` from the current position, whose pieces were `before`.
+    #[inline]
+    pub fn push_move(&mut self, before: &Pieces, pos: &Position) {
+        let acc = match self.accumulators.last() {
+            Some(&acc) => {
+                let mut acc = acc;
+                acc.update(self.net, before, pos);
+                acc
+            }
+            None => self.net.refresh(pos),
+        };
+        self.accumulators.push(acc);
+    }
+
+    /// Follows a null move to `pos` (the same pieces, the other side to move).
+    #[inline]
+    pub fn push_null(&mut self, pos: &Position) {
+        let acc = match self.accumulators.last() {
+            Some(&acc) => acc,
+            None => self.net.refresh(pos),
+        };
+        self.accumulators.push(acc);
+    }
+
+    /// Takes back the last move followed.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.accumulators.pop();
+    }
+
+    /// The static evaluation of `pos`, the current position of the search path, in centipawns for
+    /// the side to move: the hand-written evaluation with the network's correction, except where
+    /// the hand-written one alone knows better (a draw by insufficient material, a bare king to
+    /// be mated).
     pub fn evaluate(&mut self, pos: &Position) -> Value {
+        let kings = pos.by_role(Role::King);
+        let bare = (pos.by_color(Color::White) & !kings).is_empty()
+            || (pos.by_color(Color::Black) & !kings).is_empty();
+        if bare || pos.is_insufficient_material() {
+            return self.hand_written(pos);
+        }
+        let classical = self.hand_written(pos);
+        let v = match self.accumulators.last() {
+            Some(acc) => self.net.output(acc, pos.turn(), classical),
+            None => self
+                .net
+                .output(&self.net.refresh(pos), pos.turn(), classical),
+        };
+        v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The hand-written evaluation of `pos` in centipawns for the side to move, as
+    /// [`hand_written`] gives it, with the pawn cache.
+    pub fn hand_written(&mut self, pos: &Position) -> Value {
         let info = self.pawns.get(
             pos.pieces(Color::White, Role::Pawn),
             pos.pieces(Color::Black, Role::Pawn),
@@ -38,18 +113,19 @@ impl Evaluator {
     }
 }
 
-/// The position's value in centipawns for the side to move, without a pawn cache.
+/// The hand-written evaluation of `pos` in centipawns for the side to move (without the network's
+/// correction or a pawn cache).
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_engine::evaluate::evaluate;
+/// use tabla_engine::tuning::hand_written;
 /// // A queen up is a lot, whoever is to move.
 /// let white_up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
 /// let black_to_move = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
-/// assert!(evaluate(&white_up) > 800);
-/// assert!(evaluate(&black_to_move) < -800);
+/// assert!(hand_written(&white_up) > 800);
+/// assert!(hand_written(&black_to_move) < -800);
 /// ```
-pub fn evaluate(pos: &Position) -> Value {
+pub fn hand_written(pos: &Position) -> Value {
     let info = evaluate_pawns(
         pos.pieces(Color::White, Role::Pawn),
         pos.pieces(Color::Black, Role::Pawn),
@@ -67,13 +143,13 @@ pub struct EvalTrace {
     pub scale: i32,
     /// The (middlegame, endgame) total for White before blending, tempo included.
     pub total: S,
-    /// The uses of each weight, White's minus Black's ([`crate::params`] layout).
+    /// The uses of each weight, White's minus Black's.
     pub coefficients: Coefficients,
-    /// The evaluation for the side to move, as [`evaluate`] gives it.
+    /// The evaluation for the side to move, as [`hand_written`] gives it.
     pub value: Value,
 }
 
-/// [`evaluate`] taken apart, or `None` where the evaluation does not blend its terms (a draw by
+/// [`hand_written`] taken apart, or `None` where the evaluation does not blend its terms (a draw by
 /// insufficient material, a bare king).
 pub fn trace(pos: &Position) -> Option<EvalTrace> {
     if pos.is_insufficient_material()
@@ -378,7 +454,7 @@ mod tests {
     use super::*;
 
     fn eval(fen: &str) -> Value {
-        evaluate(&Position::from_fen(fen).expect("test data"))
+        hand_written(&Position::from_fen(fen).expect("test data"))
     }
 
     #[test]
@@ -447,7 +523,7 @@ mod tests {
             let v = t.total.blend(t.phase, t.scale);
             let v = if pos.turn() == Color::White { v } else { -v };
             assert_eq!(v, t.value);
-            assert_eq!(t.value, evaluate(&pos));
+            assert_eq!(t.value, hand_written(&pos));
         }
         assert!(
             trace(&Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").expect("test data"))
@@ -463,8 +539,8 @@ mod tests {
             "8/5pk1/6p1/3P4/8/6P1/5PK1/8 b - - 0 40",
         ] {
             let pos = Position::from_fen(fen).expect("test data");
-            assert_eq!(e.evaluate(&pos), evaluate(&pos));
-            assert_eq!(e.evaluate(&pos), evaluate(&pos));
+            assert_eq!(e.hand_written(&pos), hand_written(&pos));
+            assert_eq!(e.hand_written(&pos), hand_written(&pos));
         }
     }
 }

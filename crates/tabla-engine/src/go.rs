@@ -10,16 +10,6 @@ use std::io::{self, Write};
 use tabla::Position;
 
 /// A score for people: `+1.25`, `-0.40`, `#3` (mates in 3), `#-2` (is mated in 2).
-///
-/// ```
-/// use tabla_engine::Score;
-/// use tabla_engine::go::human_score;
-/// assert_eq!(human_score(Score::Cp(125)), "+1.25");
-/// assert_eq!(human_score(Score::Cp(-40)), "-0.40");
-/// assert_eq!(human_score(Score::Cp(0)), "0.00");
-/// assert_eq!(human_score(Score::Mate(3)), "#3");
-/// assert_eq!(human_score(Score::Mate(-2)), "#-2");
-/// ```
 pub fn human_score(score: Score) -> String {
     match score {
         Score::Cp(0) => "0.00".to_string(),
@@ -52,7 +42,7 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_engine::{Engine, Limits, go::go};
+/// use tabla_engine::{Engine, Limits, go};
 /// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
 /// let mut out = Vec::new();
 /// let result = go(&pos, &Limits::depth(3), &mut Engine::new(), &mut out).unwrap();
@@ -107,4 +97,18 @@ fn pv_san(pos: &Position, pv: &[tabla::Move]) -> String {
     // On an illegal move the legal part has been written, which is what is shown.
     let _ = pos.write_variation_san(pv, &mut line);
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_for_people() {
+        assert_eq!(human_score(Score::Cp(125)), "+1.25");
+        assert_eq!(human_score(Score::Cp(-40)), "-0.40");
+        assert_eq!(human_score(Score::Cp(0)), "0.00");
+        assert_eq!(human_score(Score::Mate(3)), "#3");
+        assert_eq!(human_score(Score::Mate(-2)), "#-2");
+    }
 }

@@ -84,7 +84,8 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// The expected reply, when the principal variation has one.
     pub ponder: Option<Move>,
-    /// The search value of the best move (see [`crate::score`]).
+    /// The search value of the best move: centipawns, or a mate distance folded into the same range
+    /// (`score` unfolds it).
     pub value: Value,
     /// The value as UCI reports it.
     pub score: Score,

@@ -3,10 +3,9 @@
 //! A chess engine over the [`tabla`] game model: iterative deepening with aspiration windows,
 //! principal variation search with a transposition table, null-move pruning, late-move
 //! reductions, check extensions and a quiescence search, on one thread or several sharing the
-//! hash table ([`Engine::set_threads`]); a tapered evaluation (material,
-//! piece-square tables, mobility, pawn structure, king safety, endgame knowledge); the UCI
-//! protocol ([`uci::run`]); a one-shot search that reports in SAN ([`go::go`]); and a fixed
-//! benchmark whose node count is a regression signature ([`bench::run`]).
+//! hash table ([`Engine::set_threads`]); a static evaluation (below); the UCI protocol
+//! ([`uci::run`]); a one-shot search that reports in SAN ([`go()`]); and a fixed benchmark whose
+//! node count is a regression signature ([`bench::run`]).
 //!
 //! ```
 //! use tabla::Position;
@@ -20,39 +19,62 @@
 //! assert_eq!(pos.san(result.best.unwrap()), "Bh6");
 //! ```
 //!
-//! Exact endgame knowledge plugs in through [`oracle::EndgameOracle`]; [`tables::EndgameTables`]
-//! provides it from `tabla-endgame`'s KBNK (and KQK, KRK) tables.
+//! ## The evaluation
+//!
+//! A position's static value has two parts. The hand-written evaluation (`evaluate.rs` and the
+//! modules it calls) blends a middlegame and an endgame score by the material left: material,
+//! piece-square tables, mobility, pawn structure, passed pawns, threats, king safety, and endgame
+//! knowledge (driving a bare king to the edge, material that cannot win). Its weights were fitted
+//! to Stockfish's scores by `examples/tune.rs`.
+//!
+//! The evaluation network (`nnue.rs`, an NNUE: an efficiently updatable neural network) corrects
+//! it. Its integer weights are the file `src/net.nnue`, built into the binary and trained by
+//! `examples/nnue_train.rs` on positions Stockfish scored: 768 inputs (each side's pieces by kind
+//! and square) into 128 clipped units for each side's view, and one output. The static value is
+//! the hand-written evaluation times a fitted weight plus that output, except where the
+//! hand-written evaluation alone knows better (insufficient material, a bare king); the search
+//! then adds what its correction history learnt. The network's first layer is brought up to date
+//! by each move made on the search path, so a node pays only for the output layer. Because the
+//! network was fitted to the hand-written evaluation in the tree, retuning one calls for training
+//! the other again; the [`tuning`] module holds what the two tools need.
+//!
+//! Exact endgame knowledge plugs in through [`EndgameOracle`]; [`EndgameTables`] provides it from
+//! `tabla-endgame`'s KBNK (and KQK, KRK) tables.
 
 pub mod bench;
-pub mod check;
+mod check;
 mod correction;
 mod endgame;
-pub mod engine;
-pub mod evaluate;
-pub mod go;
-pub mod info;
+mod engine;
+mod evaluate;
+mod go;
+mod info;
 mod king_safety;
-pub mod limits;
-pub mod nnue;
-pub mod oracle;
-pub mod ordering;
-pub mod params;
+mod limits;
+mod nnue;
+mod oracle;
+mod ordering;
+mod params;
 mod pawns;
 mod pst;
-pub mod score;
-pub mod search;
-pub mod see;
-pub mod tables;
-pub mod tapered;
-pub mod tt;
-pub mod tuned;
+mod score;
+mod search;
+mod see;
+mod tables;
+mod tapered;
+mod tt;
+mod tuned;
+pub mod tuning;
 pub mod uci;
 mod weights;
 
-pub use engine::Engine;
-pub use info::{Info, SearchResult};
-pub use limits::Limits;
+pub use engine::{
+    DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS, SEARCH_STACK_BYTES,
+};
+pub use go::go;
+pub use info::{Info, ScoreBound, SearchResult};
+pub use limits::{GoError, Limits};
 pub use oracle::{EndgameOracle, OracleValue};
-pub use score::Score;
+pub use score::{Score, Value};
 pub use search::Control;
 pub use tables::EndgameTables;

@@ -88,7 +88,7 @@ impl Limits {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use tabla_engine::limits::Limits;
+    /// use tabla_engine::Limits;
     /// let l = Limits::parse("wtime 1000 btime 900 winc 10 binc 10 movestogo 5").unwrap();
     /// assert_eq!(l.time[1], Some(Duration::from_millis(900)));
     /// assert_eq!(l.moves_to_go, Some(5));
@@ -177,16 +177,6 @@ pub struct Budget {
 impl Budget {
     /// The budget for `side` to move under `limits`, keeping `overhead` in reserve for
     /// communication.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use tabla::Color;
-    /// use tabla_engine::limits::{Budget, Limits};
-    /// let l = Limits::parse("wtime 10000 btime 10000 winc 100 binc 100").unwrap();
-    /// let b = Budget::new(&l, Color::White, Duration::from_millis(30));
-    /// let hard = b.hard.unwrap();
-    /// assert!(b.soft.unwrap() < hard && hard < Duration::from_secs(5));
-    /// ```
     pub fn new(limits: &Limits, side: Color, overhead: Duration) -> Budget {
         if limits.infinite || limits.ponder {
             return Budget {
@@ -230,6 +220,14 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_gives_a_soft_and_a_hard_limit() {
+        let l = Limits::parse("wtime 10000 btime 10000 winc 100 binc 100").expect("valid");
+        let b = Budget::new(&l, Color::White, Duration::from_millis(30));
+        let (soft, hard) = (b.soft.expect("soft limit"), b.hard.expect("hard limit"));
+        assert!(soft < hard && hard < Duration::from_secs(5));
+    }
 
     #[test]
     fn parse_errors_say_what() {

@@ -233,24 +233,23 @@ impl Pieces {
     }
 }
 
-/// The value of `pos` in centipawns for the side to move, the hand-written evaluation with the
-/// network's correction, from scratch.
-///
-/// ```
-/// use tabla::Position;
-/// use tabla_engine::nnue::evaluate;
-/// let white_up = Position::from_fen("4k3/8/8/8/8/8/8/2RQK3 w - - 0 1").unwrap();
-/// assert!(evaluate(&white_up) > 500);
-/// ```
-pub fn evaluate(pos: &Position) -> i32 {
-    let net = Network::embedded();
-    let classical = crate::evaluate::evaluate(pos);
-    net.output(&net.refresh(pos), pos.turn(), classical)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hand-written evaluation of `pos` with the network's correction, from scratch.
+    fn evaluate(pos: &Position) -> i32 {
+        let net = Network::embedded();
+        let classical = crate::evaluate::hand_written(pos);
+        net.output(&net.refresh(pos), pos.turn(), classical)
+    }
+
+    #[test]
+    fn material_counts() {
+        let white_up =
+            Position::from_fen("4k3/8/8/8/8/8/8/2RQK3 w - - 0 1").expect("test position");
+        assert!(evaluate(&white_up) > 500);
+    }
 
     #[test]
     fn features_mirror() {

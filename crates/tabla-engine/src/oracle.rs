@@ -19,8 +19,7 @@ impl OracleValue {
     /// The search value of this result at `ply` plies from the root.
     ///
     /// ```
-    /// use tabla_engine::oracle::OracleValue;
-    /// use tabla_engine::score::{Score, Value};
+    /// use tabla_engine::{OracleValue, Score, Value};
     /// // Mate in 3 moves seen one ply below the root is mate in 3 moves for the root's opponent.
     /// let v: Value = OracleValue::WinIn(3).value(1);
     /// assert_eq!(Score::from_value(-v), Score::Mate(-3));

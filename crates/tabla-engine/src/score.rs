@@ -5,7 +5,8 @@ use std::fmt;
 /// The deepest ply the search reaches (the length of its per-ply arrays).
 pub const MAX_PLY: usize = 128;
 
-/// A score in centipawns from the side to move's point of view; mates are near [`MATE`].
+/// A score in centipawns from the side to move's point of view; mates are near `MATE` (32,000),
+/// and [`Score::from_value`] turns them into moves to mate.
 pub type Value = i32;
 
 /// The score of delivering mate now; mate in `n` plies scores `MATE - n`.
@@ -75,10 +76,9 @@ impl Score {
     /// The report of a search value.
     ///
     /// ```
-    /// use tabla_engine::score::{Score, mate_in, mated_in};
-    /// assert_eq!(Score::from_value(mate_in(3)), Score::Mate(2));
-    /// assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
+    /// use tabla_engine::Score;
     /// assert_eq!(Score::from_value(37), Score::Cp(37));
+    /// assert_eq!(Score::from_value(-37), Score::Cp(-37));
     /// ```
     pub fn from_value(v: Value) -> Score {
         if v >= MATE_BOUND {
@@ -110,6 +110,8 @@ mod tests {
         // Mate in 1 ply = mate in 1 move; in 5 plies = 3 moves; mated in 0 plies = mate 0.
         assert_eq!(Score::from_value(mate_in(1)), Score::Mate(1));
         assert_eq!(Score::from_value(mate_in(5)), Score::Mate(3));
+        assert_eq!(Score::from_value(mate_in(3)), Score::Mate(2));
+        assert_eq!(Score::from_value(mated_in(2)), Score::Mate(-1));
         assert_eq!(Score::from_value(mated_in(0)), Score::Mate(0));
         assert_eq!(Score::from_value(mated_in(4)), Score::Mate(-2));
         assert_eq!(Score::Mate(-2).to_string(), "mate -2");

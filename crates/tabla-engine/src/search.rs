@@ -9,7 +9,7 @@ use crate::correction::Correction;
 use crate::evaluate::Evaluator;
 use crate::info::{Info, ScoreBound, SearchResult};
 use crate::limits::{Budget, Limits};
-use crate::nnue::{Accumulator, Network, Pieces};
+use crate::nnue::Pieces;
 use crate::oracle::EndgameOracle;
 use crate::ordering::{Context, History, Picker, Scoring, is_quiet};
 use crate::score::{
@@ -96,10 +96,6 @@ pub(crate) struct Worker<'a, 'c> {
     /// Zobrist keys of the game's positions since the last irreversible move, then of the
     /// positions on the current search path; the last is the current position's.
     keys: Vec<u64>,
-    /// The evaluation network and its first layer for each position on the search path, the
-    /// current position's last.
-    net: &'static Network,
-    accumulators: Vec<Accumulator>,
     frames: [Frame; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 2]; MAX_PLY + 2]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -201,6 +197,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             .filter_map(|text| pos.parse_uci(text).ok())
             .filter(|mv| legal.contains(mv))
             .collect();
+        shared.evaluator.start(pos);
         Worker {
             pos: pos.clone_without_history(),
             tt: shared.tt,
@@ -212,12 +209,6 @@ impl<'a, 'c> Worker<'a, 'c> {
             control,
             on_info,
             keys: game_keys(pos),
-            net: Network::embedded(),
-            accumulators: {
-                let mut stack = Vec::with_capacity(MAX_PLY + 2);
-                stack.push(Network::embedded().refresh(pos));
-                stack
-            },
             frames: [Frame {
                 mv: Move::NULL,
                 eval: None,
@@ -321,9 +312,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         let key = self.pos.zobrist();
         self.tt.prefetch(key);
         self.keys.push(key);
-        let mut acc = self.accumulator();
-        acc.update(self.net, &before, &self.pos);
-        self.accumulators.push(acc);
+        self.evaluator.push_move(&before, &self.pos);
         undo
     }
 
@@ -331,16 +320,7 @@ impl<'a, 'c> Worker<'a, 'c> {
     fn unmake(&mut self, undo: tabla::Undo) {
         self.pos.unmake(undo);
         self.keys.pop();
-        self.accumulators.pop();
-    }
-
-    /// The current position's first layer.
-    #[inline]
-    fn accumulator(&self) -> Accumulator {
-        match self.accumulators.last() {
-            Some(acc) => *acc,
-            None => self.net.refresh(&self.pos),
-        }
+        self.evaluator.pop();
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -362,27 +342,6 @@ impl<'a, 'c> Worker<'a, 'c> {
         oracle.probe(&self.pos).map(|v| v.value(ply))
     }
 
-    /// The static evaluation: the hand-written one with the network's correction, except where
-    /// the hand-written one alone knows better (a draw by insufficient material, a bare king to
-    /// be mated).
-    fn evaluate(&mut self) -> Value {
-        let pos = &self.pos;
-        let kings = pos.by_role(Role::King);
-        let bare = (pos.by_color(Color::White) & !kings).is_empty()
-            || (pos.by_color(Color::Black) & !kings).is_empty();
-        if bare || pos.is_insufficient_material() {
-            return self.evaluator.evaluate(pos);
-        }
-        let classical = self.evaluator.evaluate(pos);
-        let v = match self.accumulators.last() {
-            Some(acc) => self.net.output(acc, pos.turn(), classical),
-            None => self
-                .net
-                .output(&self.net.refresh(pos), pos.turn(), classical),
-        };
-        v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
     /// `raw`, the current position's static evaluation, with the correction history's
     /// adjustment (kept clear of mate values).
     #[inline]
@@ -402,6 +361,8 @@ impl<'a, 'c> Worker<'a, 'c> {
         ply: usize,
         pv_node: bool,
     ) -> Value {
+        // Step 1. At the horizon, the quiescence search; otherwise count the node and check the
+        // limits.
         self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply, pv_node);
@@ -410,6 +371,8 @@ impl<'a, 'c> Worker<'a, 'c> {
         if self.check_limits() {
             return 0;
         }
+        // Step 2. Positions decided without search: repetitions, the fifty-move rule, dead
+        // material, the endgame oracle, mates nearer the root, the ply limit.
         let root = ply == 0;
         let in_check = self.pos.is_check();
         if !root {
@@ -433,11 +396,17 @@ impl<'a, 'c> Worker<'a, 'c> {
                 return alpha;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { DRAW } else { self.evaluate() };
+                return if in_check {
+                    DRAW
+                } else {
+                    self.evaluator.evaluate(&self.pos)
+                };
             }
         }
         self.seldepth = self.seldepth.max(ply);
 
+        // Step 3. The transposition table: its move to try first, and a cut-off when a deep enough
+        // entry settles this window (never at PV nodes nor under a singular-extension test).
         let key = self.pos.zobrist();
         let excluded = self.frames[ply].excluded;
         let entry = self.tt.probe(key);
@@ -458,12 +427,14 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
+        // Step 4. The static evaluation (none in check), with the correction history's adjustment,
+        // and whether it improved on the one two plies before.
         let raw_eval = if in_check {
             None
         } else {
             Some(match entry {
                 Some(e) => e.eval,
-                None => self.evaluate(),
+                None => self.evaluator.evaluate(&self.pos),
             })
         };
         let static_eval = raw_eval.map(|v| self.corrected(v));
@@ -480,20 +451,21 @@ impl<'a, 'c> Worker<'a, 'c> {
         };
         let us = self.pos.turn();
 
+        // Step 5. Pruning before any move: reverse futility, razoring, the null move.
         if !pv_node && !in_check && excluded.is_null() {
-            // Reverse futility: far above beta with little depth left, the opponent will not
-            // catch up.
+            // Step 5a. Reverse futility: far above beta with little depth left, the opponent will
+            // not catch up.
             if depth <= 7 && !is_mate(beta) && eval - 80 * (depth - i32::from(improving)) >= beta {
                 return eval;
             }
-            // Razoring: hopeless at low depth unless a capture saves it.
+            // Step 5b. Razoring: hopeless at low depth unless a capture saves it.
             if depth <= 2 && eval + 240 * depth < alpha {
                 let v = self.quiesce(alpha, alpha + 1, ply, false);
                 if v <= alpha {
                     return v;
                 }
             }
-            // Null move: if passing still fails high, a real move will too.
+            // Step 5c. Null move: if passing still fails high, a real move will too.
             if depth >= 3
                 && eval >= beta
                 && !previous.is_null()
@@ -504,9 +476,9 @@ impl<'a, 'c> Worker<'a, 'c> {
                 self.frames[ply].mv = Move::NULL;
                 self.pos.play_null();
                 self.keys.push(self.pos.zobrist());
-                self.accumulators.push(self.accumulator());
+                self.evaluator.push_null(&self.pos);
                 let v = -self.search(depth - r, -beta, -beta + 1, ply + 1, false);
-                self.accumulators.pop();
+                self.evaluator.pop();
                 self.keys.pop();
                 self.pos.undo();
                 if self.aborted {
@@ -518,8 +490,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
-        // ProbCut: a capture whose search 4 plies shallower beats beta by a wide margin (200 cp,
-        // 140 when improving) makes the full search very likely to fail high as well.
+        // Step 6. ProbCut: a capture whose search 4 plies shallower beats beta by a wide margin
+        // (200 cp, 140 when improving) makes the full search very likely to fail high as well.
         let probcut_beta = beta + 200 - 60 * i32::from(improving);
         if !pv_node
             && !in_check
@@ -562,14 +534,15 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
-        // Without a hash move the ordering is poor: search shallower to find one cheaply.
+        // Step 7. Internal iterative reduction: without a hash move the ordering is poor, so
+        // search shallower to find one cheaply.
         if depth >= 4 && hash_move.is_null() && (pv_node || !in_check) {
             depth -= 1;
         }
 
-        // Singular extension: when the hash move is the only good one (every other move fails
-        // well below its value), it deserves a deeper look; when others are good too and all beat
-        // beta, the node is cut at once; when others are good too and the hash move's value
+        // Step 8. Singular extension: when the hash move is the only good one (every other move
+        // fails well below its value), it deserves a deeper look; when others are good too and all
+        // beat beta, the node is cut at once; when others are good too and the hash move's value
         // beats beta anyway, the hash move is searched a ply shallower ("doubtful").
         let mut singular = false;
         let mut doubtful = false;
@@ -604,6 +577,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
+        // Step 9. The moves, none meaning mate or stalemate, and the move picker.
         let mut moves = MoveList::new();
         self.pos.legal_moves_to(&mut moves, Bitboard::FULL);
         if moves.is_empty() {
@@ -631,6 +605,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         let mut check_info: Option<CheckInfo> = None;
 
+        // Step 10. The move loop, in the picker's order, less the moves excluded here.
         while let Some((mv, order)) = picker.next(&mut moves, &self.pos, self.history) {
             if mv == excluded {
                 continue;
@@ -648,8 +623,8 @@ impl<'a, 'c> Worker<'a, 'c> {
             let checks = check_info
                 .get_or_insert_with(|| CheckInfo::new(&self.pos))
                 .gives_check(&self.pos, mv);
-            // Shallow pruning, never before one move has given a real score, never into mate,
-            // never a check.
+            // Step 11. Shallow pruning (late quiet moves, futile ones, losing exchanges), never
+            // before one move has given a real score, never into mate, never a check.
             if !root && best_value > -MATE_BOUND && pieces && !checks {
                 if quiet {
                     if depth <= 8 && quiets_seen > lmp_limit {
@@ -677,6 +652,8 @@ impl<'a, 'c> Worker<'a, 'c> {
                 }
             }
 
+            // Step 12. Make the move; extend checks and a singular hash move, reduce a doubtful
+            // one.
             let undo = self.make(ply, mv);
             let extension = if checks || (singular && mv == hash_move) {
                 1
@@ -687,6 +664,9 @@ impl<'a, 'c> Worker<'a, 'c> {
             };
             let new_depth = depth - 1 + extension;
             let mut v;
+            // Step 13. Principal variation search: the first move with the full window, the others
+            // reduced (late-move reductions) with a null window, searched again when they beat
+            // alpha.
             if searched == 0 {
                 v = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
@@ -725,6 +705,8 @@ impl<'a, 'c> Worker<'a, 'c> {
                     v = -self.search(new_depth, -beta, -alpha, ply + 1, true);
                 }
             }
+            // Step 14. Take the move back; a new best move raises alpha, updates the PV and, on a
+            // fail high, the history.
             self.unmake(undo);
             if self.aborted {
                 return 0;
@@ -764,11 +746,13 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
 
+        // Step 15. No move searched.
         if searched == 0 {
             // Every root move was excluded or filtered: report the window's lower end.
             return alpha;
         }
 
+        // Step 16. Store the result in the transposition table and teach the correction history.
         if (!root || self.root_excluded.is_empty()) && excluded.is_null() {
             let bound = if best_value >= beta {
                 Bound::Lower
@@ -818,7 +802,11 @@ impl<'a, 'c> Worker<'a, 'c> {
         }
         let in_check = self.pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { self.evaluate() };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluator.evaluate(&self.pos)
+            };
         }
         let key = self.pos.zobrist();
         let entry = self.tt.probe(key);
@@ -845,7 +833,7 @@ impl<'a, 'c> Worker<'a, 'c> {
         } else {
             raw_eval = match entry {
                 Some(e) => e.eval,
-                None => self.evaluate(),
+                None => self.evaluator.evaluate(&self.pos),
             };
             stand_pat = sharpened(self.corrected(raw_eval), entry, ply);
             if stand_pat >= beta {

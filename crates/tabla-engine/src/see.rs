@@ -17,7 +17,7 @@ fn value(role: Role) -> i32 {
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_engine::see::see;
+/// use tabla_engine::tuning::see;
 /// // Rxe5 wins a pawn: nothing takes back.
 /// let pos = Position::from_fen("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1").unwrap();
 /// assert_eq!(see(&pos, pos.parse_san("Rxe5").unwrap()), 100);

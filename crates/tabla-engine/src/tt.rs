@@ -142,6 +142,7 @@ impl TranspositionTable {
     }
 
     /// The table's size in bytes.
+    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.buckets.len() * size_of::<Bucket>()
     }

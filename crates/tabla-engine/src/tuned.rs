@@ -4,7 +4,7 @@
 use crate::params::COUNT;
 use crate::tapered::{S, s};
 
-/// The weights, in [`crate::params`]'s layout.
+/// The weights, laid out as `params.rs` says.
 pub const WEIGHTS: [S; COUNT] = [
     s(87, 117),    // material pawn
     s(345, 409),   // material knight

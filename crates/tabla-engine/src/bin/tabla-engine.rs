@@ -34,7 +34,7 @@ fn main() -> ExitCode {
             };
             let mut engine = Engine::new();
             engine.set_oracle(Some(Arc::new(EndgameTables::standard())));
-            go::go(&pos, &Limits::depth(depth), &mut engine, &mut io::stdout()).map(|_| ())
+            go(&pos, &Limits::depth(depth), &mut engine, &mut io::stdout()).map(|_| ())
         }
         Some(other) => return usage(&format!("unknown command {other:?}")),
     };
