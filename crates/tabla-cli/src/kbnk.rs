@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tabla::Position;
 use tabla_endgame::{
-    Dtm, Material, Opened, Progress, Stats, Table, batch_line, build_and_write, default_path,
-    open_or_build,
+    Dtm, Material, Opened, Progress, Stats, Table, build_and_write, default_path, open_or_build,
 };
 
 /// The `tabla kbnk` subcommands.
@@ -225,4 +224,15 @@ fn report(bar: &ProgressBar, p: &Progress) {
         p.ply, p.resolved
     ));
     bar.tick();
+}
+
+/// One output line of `tabla kbnk probe --batch`: the input line exactly as given, a `;`, and the
+/// DTM in the signed convention, or `error: <reason>` when the line is not a legal position of the
+/// table's material (a line of the input always gives a line of output).
+/// (`tests/kbnk_command.rs` checks it through the binary.)
+fn batch_line(table: &Table, line: &str) -> String {
+    match table.dtm_fen(line.trim_end_matches(['\r', '\n'])) {
+        Ok(dtm) => format!("{line};{}", dtm.signed()),
+        Err(e) => format!("{line};error: {e}"),
+    }
 }

@@ -112,7 +112,7 @@ pub use file::FileError;
 pub use generate::{Progress, generate};
 pub use location::{Opened, build_and_write, default_path, open_or_build};
 pub use material::{MAX_PIECES, Material, MaterialError};
-pub use probe::{IllegalPlacement, MoveValue, Probe, ProbeError, batch_line};
+pub use probe::{IllegalPlacement, MoveValue, Probe, ProbeError};
 pub use stats::{SideStats, Stats};
 pub use symmetry::Symmetry;
 pub use table::Table;

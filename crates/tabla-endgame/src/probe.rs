@@ -235,20 +235,3 @@ fn placement(pos: &Position, material: Material, strong: Color) -> Placement {
         bare_king: pos.king(!strong) as u8 ^ flip,
     }
 }
-
-/// One output line of `tabla kbnk probe --batch`: the input line exactly as given, a `;`, and the
-/// DTM in the signed convention, or `error: <reason>` when the line is not a legal position of the
-/// table's material (a line of the input always gives a line of output).
-///
-/// ```
-/// use tabla_endgame::{Material, batch_line, generate};
-/// let kbnk = generate(Material::KBNK, &mut |_| {});
-/// assert_eq!(batch_line(&kbnk, "k7/8/NK2B3/8/8/8/8/8 w - - 0 1"), "k7/8/NK2B3/8/8/8/8/8 w - - 0 1;1");
-/// assert!(batch_line(&kbnk, "not a fen").starts_with("not a fen;error: "));
-/// ```
-pub fn batch_line(table: &Table, line: &str) -> String {
-    match table.dtm_fen(line.trim_end_matches(['\r', '\n'])) {
-        Ok(dtm) => format!("{line};{}", dtm.signed()),
-        Err(e) => format!("{line};error: {e}"),
-    }
-}

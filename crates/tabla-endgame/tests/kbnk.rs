@@ -6,8 +6,7 @@ use std::sync::LazyLock;
 use tabla::{Color, Position, Square};
 use tabla_endgame::two_byte::{TWO_BYTE_LEN, two_byte_slot};
 use tabla_endgame::{
-    Dtm, FileError, IllegalPlacement, Material, ProbeError, Stats, Table, TwoByteFile, batch_line,
-    generate,
+    Dtm, FileError, IllegalPlacement, Material, ProbeError, Stats, Table, TwoByteFile, generate,
 };
 
 static KBNK: LazyLock<Table> = LazyLock::new(|| generate(Material::KBNK, &mut |_| {}));
@@ -238,15 +237,7 @@ fn black_with_the_pieces_is_the_same_endgame() {
 }
 
 #[test]
-fn batch_lines_and_numbered_lines() {
-    let fen = "k7/8/NK2B3/8/8/8/8/8 w - - 0 1";
-    assert_eq!(batch_line(&KBNK, fen), format!("{fen};1"));
-    assert_eq!(
-        batch_line(&KBNK, "k7/8/NK6/3B4/8/8/8/8 b - - 0 1"),
-        "k7/8/NK6/3B4/8/8/8/8 b - - 0 1;0"
-    );
-    assert!(batch_line(&KBNK, "").starts_with(";error: "));
-    assert!(batch_line(&KBNK, "8/8/8/4k3/8/8/8/KQ6 w - - 0 1").contains(";error: "));
+fn a_line_from_black_to_move_is_numbered_from_black_and_ends_in_mate() {
     let p = pos("1k6/8/NK6/8/4B3/8/8/8 b - - 0 1");
     let line = KBNK.line(&p).expect("KBNK");
     let text = p.variation_san(&line).expect("a legal line");
