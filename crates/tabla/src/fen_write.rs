@@ -31,108 +31,104 @@ const LETTERS: [u8; 16] = {
 /// en-passant bytes, two numbers of at most 10 digits and five spaces.
 const MAX_FEN: usize = 104;
 
-/// A FEN being written into a stack buffer, copied into the caller's string at the end.
-struct Bytes {
-    buf: [u8; MAX_FEN],
-    len: usize,
+/// Writes `n` in decimal at `buf[at..]`; returns the index after it.
+#[inline]
+fn put_number(n: u32, buf: &mut [u8; MAX_FEN], at: usize) -> usize {
+    let mut digits = [0u8; 10];
+    let (mut i, mut n) = (digits.len(), n);
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - i;
+    buf[at..at + len].copy_from_slice(&digits[i..]);
+    at + len
 }
 
-impl Bytes {
-    fn new() -> Bytes {
-        Bytes {
-            buf: [0; MAX_FEN],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, byte: u8) {
-        self.buf[self.len] = byte;
-        self.len += 1;
-    }
-
-    fn number(&mut self, n: u32) {
-        let mut digits = [0u8; 10];
-        let (mut i, mut n) = (digits.len(), n);
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in &digits[i..] {
-            self.push(d);
-        }
-    }
-
-    fn placement(&mut self, board: &Board) {
-        for rank in (0..8u8).rev() {
-            let mut empty = 0u8;
-            for file in 0..8u8 {
-                let letter = LETTERS[(board.code_0x88(rank * 16 + file) & 15) as usize];
-                if letter == 0 {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        self.push(b'0' + empty);
-                        empty = 0;
-                    }
-                    self.push(letter);
+/// Writes the placement field at `buf[at..]`; returns the index after it.
+#[inline]
+fn put_placement(board: &Board, buf: &mut [u8; MAX_FEN], at: usize) -> usize {
+    let mut n = at;
+    for rank in (0..8u8).rev() {
+        let mut empty = 0u8;
+        for file in 0..8u8 {
+            let letter = LETTERS[(board.code_0x88(rank * 16 + file) & 15) as usize];
+            if letter == 0 {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    buf[n] = b'0' + empty;
+                    n += 1;
+                    empty = 0;
                 }
+                buf[n] = letter;
+                n += 1;
             }
-            if empty > 0 {
-                self.push(b'0' + empty);
-            }
-            if rank > 0 {
-                self.push(b'/');
-            }
+        }
+        if empty > 0 {
+            buf[n] = b'0' + empty;
+            n += 1;
+        }
+        if rank > 0 {
+            buf[n] = b'/';
+            n += 1;
         }
     }
+    n
+}
 
-    /// `KQkq` where the right-holding rook is the outermost one on its side of the king, else
-    /// the rook's file letter (X-FEN); `-` for no rights.
-    fn castling(&mut self, pos: &Position) {
-        let start = self.len;
-        for color in Color::ALL {
-            let king = pos.king(color);
-            let ours = pos.pieces(color, Role::Rook).0;
-            let mut rooks = [None; 8];
-            let mut count = 0;
-            for rook in pos.castling_rights().rooks_of(color) {
-                rooks[count] = Some(rook);
-                count += 1;
-            }
-            // From the h-file down.
-            for rook in rooks[..count].iter().rev().flatten() {
-                let king_side = rook.file() > king.file();
-                let beyond = if king_side {
-                    !0u64 << rook.index() << 1
-                } else {
-                    (1u64 << rook.index()) - 1
-                };
-                let letter = if ours & Bitboard::rank(rook.rank()).0 & beyond == 0 {
-                    if king_side { b'k' } else { b'q' }
-                } else {
-                    rook.file().char() as u8
-                };
-                self.push(match color {
-                    Color::White => letter.to_ascii_uppercase(),
-                    Color::Black => letter,
-                });
-            }
+/// Writes the castling field at `buf[at..]`: `KQkq` where the right-holding rook is the
+/// outermost one on its side of the king, else the rook's file letter (X-FEN); `-` for no
+/// rights. Returns the index after it.
+#[inline]
+fn put_castling(pos: &Position, buf: &mut [u8; MAX_FEN], at: usize) -> usize {
+    let mut n = at;
+    for color in Color::ALL {
+        let king = pos.king(color);
+        let ours = pos.pieces(color, Role::Rook).0;
+        let mut rooks = [None; 8];
+        let mut count = 0;
+        for rook in pos.castling_rights().rooks_of(color) {
+            rooks[count] = Some(rook);
+            count += 1;
         }
-        if self.len == start {
-            self.push(b'-');
+        // From the h-file down.
+        for rook in rooks[..count].iter().rev().flatten() {
+            let king_side = rook.file() > king.file();
+            let beyond = if king_side {
+                !0u64 << rook.index() << 1
+            } else {
+                (1u64 << rook.index()) - 1
+            };
+            let letter = if ours & Bitboard::rank(rook.rank()).0 & beyond == 0 {
+                if king_side { b'k' } else { b'q' }
+            } else {
+                rook.file().char() as u8
+            };
+            buf[n] = match color {
+                Color::White => letter.to_ascii_uppercase(),
+                Color::Black => letter,
+            };
+            n += 1;
         }
     }
+    if n == at {
+        buf[n] = b'-';
+        n += 1;
+    }
+    n
+}
 
-    fn write_to(&self, out: &mut String) {
-        // Only ASCII was written, so the check cannot fail.
-        if let Ok(text) = std::str::from_utf8(&self.buf[..self.len]) {
-            out.push_str(text);
-        }
+/// Appends `buf[..len]` (ASCII) to `out`.
+#[inline]
+fn append(buf: &[u8; MAX_FEN], len: usize, out: &mut String) {
+    // Only ASCII was written, so the check cannot fail.
+    if let Ok(text) = std::str::from_utf8(&buf[..len]) {
+        out.push_str(text);
     }
 }
 
@@ -160,29 +156,34 @@ impl Position {
 
     /// Appends the FEN with the chosen en-passant convention to `out`.
     pub fn write_fen_with(&self, mode: EnPassantMode, out: &mut String) {
-        let mut b = Bytes::new();
-        b.placement(self.board());
-        b.push(b' ');
-        b.push(self.turn().char() as u8);
-        b.push(b' ');
-        b.castling(self);
-        b.push(b' ');
+        let mut buf = [0u8; MAX_FEN];
+        let mut n = put_placement(self.board(), &mut buf, 0);
+        buf[n] = b' ';
+        buf[n + 1] = self.turn().char() as u8;
+        buf[n + 2] = b' ';
+        n = put_castling(self, &mut buf, n + 3);
+        buf[n] = b' ';
+        n += 1;
         let ep = match mode {
             EnPassantMode::Always => self.ep_square(),
             EnPassantMode::Legal => self.legal_ep_square(),
         };
         match ep {
             Some(sq) => {
-                b.push(sq.file().char() as u8);
-                b.push(sq.rank().char() as u8);
+                buf[n] = sq.file().char() as u8;
+                buf[n + 1] = sq.rank().char() as u8;
+                n += 2;
             }
-            None => b.push(b'-'),
+            None => {
+                buf[n] = b'-';
+                n += 1;
+            }
         }
-        b.push(b' ');
-        b.number(self.halfmoves());
-        b.push(b' ');
-        b.number(self.fullmoves());
-        b.write_to(out);
+        buf[n] = b' ';
+        n = put_number(self.halfmoves(), &mut buf, n + 1);
+        buf[n] = b' ';
+        n = put_number(self.fullmoves(), &mut buf, n + 1);
+        append(&buf, n, out);
     }
 
     /// The FEN (see [`Position::write_fen`]).
@@ -211,20 +212,20 @@ impl Position {
 
     /// The castling field alone.
     pub fn castling_fen(&self) -> String {
-        let mut b = Bytes::new();
-        b.castling(self);
-        let mut s = String::with_capacity(b.len);
-        b.write_to(&mut s);
+        let mut buf = [0u8; MAX_FEN];
+        let n = put_castling(self, &mut buf, 0);
+        let mut s = String::with_capacity(n);
+        append(&buf, n, &mut s);
         s
     }
 }
 
 /// The placement field of a board.
 pub fn board_fen(board: &Board) -> String {
-    let mut b = Bytes::new();
-    b.placement(board);
-    let mut s = String::with_capacity(b.len);
-    b.write_to(&mut s);
+    let mut buf = [0u8; MAX_FEN];
+    let n = put_placement(board, &mut buf, 0);
+    let mut s = String::with_capacity(n);
+    append(&buf, n, &mut s);
     s
 }
 
