@@ -71,9 +71,6 @@ impl Node {
 
     /// The move in UCI (`g1f3`, `e7e8q`), or `0000` for a null move.
     pub fn uci(&self) -> String {
-        if self.mv.is_null() {
-            return "0000".to_owned();
-        }
         self.position.uci(self.mv)
     }
 
