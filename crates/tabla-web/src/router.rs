@@ -1,5 +1,6 @@
 //! The routes.
 
+use crate::api_error::ApiError;
 use crate::state::AppState;
 use crate::{assets, kbnk, pgn, pgn_game, pgn_index, position, suggest};
 use axum::Router;
@@ -27,8 +28,18 @@ pub fn router(state: AppState) -> Router {
             post(pgn_game::pgn_game).layer(DefaultBodyLimit::max(limit)),
         )
         .route("/api/sample", get(sample))
+        .method_not_allowed_fallback(method_not_allowed)
         .fallback(assets::asset)
         .with_state(state)
+}
+
+/// A route called with a method it does not take: 405 with a JSON error (axum adds the `Allow`
+/// header naming the methods it does take).
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} does not take {method}", uri.path()),
+    )
 }
 
 async fn sample(

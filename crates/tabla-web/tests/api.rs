@@ -564,6 +564,22 @@ async fn static_files_cannot_escape_their_root() {
     let a = get("/api/nothing").await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
     assert!(a.error().contains("/api/nothing"));
+    // An API route called with the wrong method: 405, a JSON error and the method it takes.
+    for (method, uri, allowed) in [
+        (Method::GET, "/api/pgn", "POST"),
+        (Method::PUT, "/api/position", "GET"),
+    ] {
+        let req = Request::builder()
+            .method(method.clone())
+            .uri(uri)
+            .body(Body::empty())
+            .expect("request");
+        let a = send(app(), req).await;
+        assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED, "{method} {uri}");
+        assert!(a.error().contains(method.as_str()), "{}", a.error());
+        let allow = a.allow.unwrap_or_default();
+        assert!(allow.contains(allowed), "{method} {uri}: Allow {allow:?}");
+    }
 }
 
 #[tokio::test]

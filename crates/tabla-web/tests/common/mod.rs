@@ -36,6 +36,8 @@ pub fn app_with_limit(limit: usize) -> Router {
 pub struct Answer {
     pub status: StatusCode,
     pub content_type: String,
+    /// The `Allow` header, when there is one (405).
+    pub allow: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -74,6 +76,11 @@ pub async fn send(app: Router, req: Request<Body>) -> Answer {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
+    let allow = res
+        .headers()
+        .get(header::ALLOW)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let body = res
         .into_body()
         .collect()
@@ -84,6 +91,7 @@ pub async fn send(app: Router, req: Request<Body>) -> Answer {
     Answer {
         status,
         content_type,
+        allow,
         body,
     }
 }
