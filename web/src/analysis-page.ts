@@ -7,7 +7,7 @@ import type { PositionLineJson } from './types';
 import { api, copyText, h, message, q, setQuery, typingInField } from './util';
 
 /** The Bh6 test position (docs/background.md): the engine should find 40. Bh6. */
-const SEED_POSITION = '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40';
+const BH6_POSITION = '6k1/p2q1b2/2n2Qp1/1p2p3/4P3/2P1B3/5R1K/8 w - - 1 40';
 
 export function analysisPage(root: HTMLElement): void {
   let position: PositionLineJson | null = null;
@@ -58,7 +58,7 @@ export function analysisPage(root: HTMLElement): void {
           undoButton,
           h('button', { type: 'button', class: 'small', onclick: () => cg.toggleOrientation() }, 'Flip'),
           h('button', { type: 'button', class: 'small', onclick: () => void setFen(START_FEN) }, 'Start position'),
-          h('button', { type: 'button', class: 'small', onclick: () => void setFen(SEED_POSITION) }, 'Seed position'),
+          h('button', { type: 'button', class: 'small', onclick: () => void setFen(BH6_POSITION) }, 'Bh6 position'),
         ),
       ),
       h('div', { class: 'col-side' }, h('p', { class: 'note' }, 'Paste a FEN and press Set, or play moves on the board; then ask the engine.'), form, status, suggest.el, line),
@@ -128,5 +128,5 @@ export function analysisPage(root: HTMLElement): void {
   });
 
   const start = new URLSearchParams(location.search).get('fen');
-  void setFen(start || SEED_POSITION);
+  void setFen(start || BH6_POSITION);
 }
