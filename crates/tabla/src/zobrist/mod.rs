@@ -1,6 +1,7 @@
 //! Zobrist keys, with the Polyglot book format's numbers so that keys equal other tools'.
 
 mod polyglot_keys;
+mod wide;
 
 use crate::{Piece, Square};
 use polyglot_keys::POLYGLOT;
