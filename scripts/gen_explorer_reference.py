@@ -27,7 +27,8 @@ first; `recent_dates`, the dates of the 8 most recent games (games with a known 
 first, as `YYYY-MM-DD` with `??` for unknown parts (an unknown part sorts before any known one).
 
 A game's date and month come from `UTCDate`, else `Date`. Filters: `rating` MIN-MAX on the
-average of both players' Elo, inclusive (games without both Elos are left out); `speed` from
+average of both players' Elo rounded down, inclusive, either end open (null) (games without both
+Elos are left out); `speed` from
 `TimeControl` `base+increment` in seconds by lichess's thresholds on base + 40 * increment
 (below 180 s bullet, ultrabullet included; below 480 blitz; below 1500 rapid; else classical),
 `-` correspondence, anything else unknown (left out); `since`/`until` `YYYY-MM` on the game's
@@ -66,20 +67,45 @@ QUERIES = [
 TOP = 8
 
 
+def parse_date(value):
+    """A date tag's year, month and day as text (`??` when unknown), or None without a year.
+
+    The rule tabla defines for a game's date (docs/db.md): parts separated by `.`, `-` or `/`;
+    the year is a first part of 4 digits; the month a second part of 1 or 2 digits from 1 to 12;
+    the day a third of 1 or 2 digits from 1 to 31, known only with the month. So `1988` and
+    `2013.26.7` have a year and nothing else.
+    """
+    parts = re.split(r"[./-]", value.strip())
+    if len(parts[0]) != 4 or not parts[0].isdigit():
+        return None
+
+    def number(i, lo, hi):
+        if len(parts) > i and 1 <= len(parts[i]) <= 2 and parts[i].isdigit():
+            n = int(parts[i])
+            if lo <= n <= hi:
+                return f"{n:02}"
+        return None
+
+    month = number(1, 1, 12)
+    day = number(2, 1, 31) if month else None
+    return [parts[0], month or "??", day or "??"]
+
+
 def month_of(tags):
+    """The game's date: `UTCDate` when it has a year, else `Date`."""
     for name in ("UTCDate", "Date"):
         value = tags.get(name)
         if value:
-            m = re.fullmatch(r"(\d{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)", value.strip())
-            if m:
-                return m
+            date = parse_date(value)
+            if date:
+                return date
     return None
 
 
 def game_month(tags):
     m = month_of(tags)
-    if m and m.group(2) != "??":
-        return f"{m.group(1)}-{m.group(2)}"
+    if m and m[1] != "??":
+        return f"{m[0]}-{m[1]}"
     return None
 
 
@@ -88,7 +114,7 @@ def game_date(tags):
     m = month_of(tags)
     if not m:
         return None
-    parts = [m.group(1), m.group(2), m.group(3)]
+    parts = m
     key = tuple(-1 if p == "??" else int(p) for p in parts)
     return "-".join(parts), key
 
@@ -127,6 +153,10 @@ class Game:
             (self.white_elo + self.black_elo) / 2
             if self.white_elo is not None and self.black_elo is not None
             else None
+        )
+        # The rating filter's value: the average rounded down.
+        self.avg_floor = (
+            (self.white_elo + self.black_elo) // 2 if self.avg is not None else None
         )
         self.month = game_month(self.tags)
         self.date = game_date(self.tags)
@@ -168,7 +198,9 @@ def matches(game, filters):
         return False
     if "rating" in filters:
         lo, hi = filters["rating"]
-        if game.avg is None or not lo <= game.avg <= hi:
+        if game.avg_floor is None:
+            return False
+        if lo is not None and game.avg_floor < lo or hi is not None and game.avg_floor > hi:
             return False
     if "speed" in filters and game.speed not in filters["speed"]:
         return False
@@ -254,6 +286,9 @@ def filter_sets(games):
         {},
         {"rating": [1500, 2000]},
         {"rating": [2400, 2900]},
+        {"rating": [2000, 2199]},
+        {"rating": [2200, None]},
+        {"rating": [None, 1999]},
         {"speed": ["blitz"]},
         {"speed": ["bullet", "rapid"]},
         {"speed": ["classical", "correspondence"]},

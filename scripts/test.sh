@@ -36,8 +36,8 @@ if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-cargo build -p tabla-cli
-# The front end's unit tests (pure modules, under node), then its browser tests.
+# The front end's unit tests (pure modules, under node), then its browser tests against the
+# `tabla` binary cargo test built for tabla-cli's tests (no second build in another profile).
 (cd web && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } \
   && npm run unit \
   && TABLA_SERVE="$target/debug/tabla serve --port 0" npm test)

@@ -1,6 +1,10 @@
-// Analysis: set a position by FEN or by playing legal moves, then ask the engine for a move.
+// Analysis: set a position by FEN or by playing legal moves, then ask the engine for a move; with
+// a game database, the opening explorer follows the board (its moves play on it, its games open
+// in the PGN browser).
 
 import { arrow, dests, makeBoard, uciSquares } from './board';
+import { dbGameHref } from './db-query';
+import { explorerPanel } from './explorer';
 import { START_FEN } from './pgn-tree';
 import { suggestPanel } from './suggest';
 import type { PositionLineJson } from './types';
@@ -40,6 +44,10 @@ export function analysisPage(root: HTMLElement): void {
       cg.setAutoShapes(uci ? arrow(uci, 'blue') : []);
     },
   );
+  const explorer = explorerPanel(
+    (uci) => void move(uci),
+    (g) => location.assign(dbGameHref(g.id, g.ply)),
+  );
   const undoButton = h('button', { type: 'button', class: 'small', onclick: () => void undo() }, 'Take back');
 
   root.append(
@@ -61,7 +69,7 @@ export function analysisPage(root: HTMLElement): void {
           h('button', { type: 'button', class: 'small', onclick: () => void setFen(BH6_POSITION) }, 'Bh6 position'),
         ),
       ),
-      h('div', { class: 'col-side' }, h('p', { class: 'note' }, 'Paste a FEN and press Set, or play moves on the board; then ask the engine.'), form, status, suggest.el, line),
+      h('div', { class: 'col-side' }, h('p', { class: 'note' }, 'Paste a FEN and press Set, or play moves on the board; then ask the engine.'), form, status, suggest.el, line, explorer.el),
     ),
   );
 
@@ -82,6 +90,7 @@ export function analysisPage(root: HTMLElement): void {
       message(p.status === 'in play' ? `${p.turn === 'white' ? 'White' : 'Black'} to move${p.check ? ', in check' : ''}.` : `Game over: ${p.status}.`, p.status === 'in play' ? 'info' : 'ok'),
     );
     line.textContent = p.line ? `Moves: ${p.line}` : '';
+    explorer.show(p.fen);
     setQuery({ fen: p.fen });
   }
 

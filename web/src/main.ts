@@ -1,6 +1,7 @@
-// The app: one bundle, three pages chosen by the path.
+// The app: one bundle, four pages chosen by the path.
 
 import { analysisPage } from './analysis-page';
+import { gamesPage } from './games-page';
 import { kbnkPage } from './kbnk-page';
 import { pgnPage } from './pgn-page';
 
@@ -8,6 +9,7 @@ const pages: Record<string, { name: string; start: (root: HTMLElement) => void }
   pgn: { name: 'PGN browser', start: pgnPage },
   kbnk: { name: 'KBNK explorer', start: kbnkPage },
   analysis: { name: 'Analysis', start: analysisPage },
+  games: { name: 'Games', start: gamesPage },
 };
 
 function main(): void {

@@ -1,15 +1,20 @@
 // The PGN browser's page: the DOM, the requests and the events. What it shows is held in a
-// PgnState (pgn-state.ts), changed only by that module's transitions; this file renders it.
+// PgnState (pgn-state.ts), changed only by that module's transitions; this file renders it. With
+// a game database (`tabla serve --db`), the opening explorer follows the board, and a game of the
+// database opens here (`?db=ID&ply=N`).
 
 import { type Api, arrow, fenTurn, makeBoard, pgnShapes, uciSquares } from './board';
+import { explorerPanel } from './explorer';
 import { isMoveGlyph, nagGlyph, nagName } from './nags';
 import {
   type PgnState,
   type Step,
   clampGame,
   downloadName,
+  excursionLine,
   filterGames,
   fromQuery,
+  gameMove,
   gameRequest,
   gameTitle,
   initialState,
@@ -18,14 +23,18 @@ import {
   listNote,
   loadSummary,
   loaded,
+  loadedDbGame,
   mainlineCells,
   moveTo,
   needsNumber,
   opened,
   playRestart,
+  playedOff,
   plural,
   selected,
+  shownFen,
   stepTarget,
+  stepped,
   toQuery,
   toggledNotation,
   withSuggestion,
@@ -33,8 +42,8 @@ import {
 import { type MoveNode, formatClock, formatEval, numberLabel } from './pgn-tree';
 import { forgetPgn, recallPgn, rememberPgn } from './store';
 import { suggestPanel } from './suggest';
-import type { PgnGameWithText, PgnIndex, PgnMove } from './types';
-import { api, copyText, download, h, message, setQuery, typingInField } from './util';
+import type { PgnGameWithText, PgnIndex, PgnMove, PlayedJson } from './types';
+import { api, copyText, download, h, message, q, setQuery, typingInField } from './util';
 
 /** Texts up to this size are shown in the paste box when loaded from a file. */
 const SHOWN_IN_BOX = 200_000;
@@ -58,7 +67,10 @@ export function pgnPage(root: HTMLElement): void {
   const banner = h('div', { class: 'banner' });
   const fenText = h('code', { class: 'fen', id: 'fen', 'aria-label': 'FEN of the position on the board' });
   const copyFen = h('button', { type: 'button', class: 'small' }, 'Copy FEN');
-  copyFen.addEventListener('click', () => state.current && copyText(state.current.fen, copyFen));
+  copyFen.addEventListener('click', () => {
+    const fen = shownFen(state);
+    if (fen) void copyText(fen, copyFen);
+  });
   const { el: boardEl, cg } = makeBoard({ viewOnly: true, coordinates: true }, 'Chess board');
 
   const btn = (label: string, text: string, action: () => void, key: string) =>
@@ -78,7 +90,7 @@ export function pgnPage(root: HTMLElement): void {
       play();
     }
   });
-  const step = (to: Step) => () => go(stepTarget(state, to));
+  const step = (to: Step) => () => update(stepped(state, to));
   const controls = h(
     'div',
     { class: 'controls', role: 'toolbar', 'aria-label': 'Moves' },
@@ -94,7 +106,7 @@ export function pgnPage(root: HTMLElement): void {
   const warningsBox = h('div', { class: 'warnings-box' });
   const info = h('section', { class: 'move-info', 'aria-label': 'Comments and variations', 'aria-live': 'polite' });
   const suggest = suggestPanel(
-    () => state.current?.fen ?? null,
+    () => shownFen(state),
     (uci) => {
       state = withSuggestion(state, uci);
       drawShapes();
@@ -121,6 +133,10 @@ export function pgnPage(root: HTMLElement): void {
     if (g) download(downloadName(g.tags), g.pgn);
   });
   const moveList = h('div', { class: 'move-list', id: 'moves', role: 'list', 'aria-label': 'Moves' });
+  const explorer = explorerPanel(
+    (uci) => void playExplorerMove(uci),
+    (g) => void openDbGame(g.id, String(g.ply)),
+  );
   moveList.addEventListener('click', (e) => {
     const id = (e.target as HTMLElement).closest<HTMLElement>('[data-id]')?.dataset.id;
     if (id && state.tree) go(state.tree.byId.get(id) ?? null);
@@ -192,6 +208,7 @@ export function pgnPage(root: HTMLElement): void {
         warningsBox,
         info,
         suggest.el,
+        explorer.el,
       ),
       h(
         'div',
@@ -464,36 +481,86 @@ export function pgnPage(root: HTMLElement): void {
   }
 
   function drawShapes(): void {
-    const shapes = [...pgnShapes(state.current?.move?.shapes)];
+    const shapes = state.excursion ? [] : [...pgnShapes(state.current?.move?.shapes)];
     if (state.suggested) shapes.push(...arrow(state.suggested, 'blue'));
     cg.setAutoShapes(shapes);
   }
 
-  /** Shows the position `node`, when there is one. */
+  /** Shows the position `node` of the game, when there is one. */
   function go(node: MoveNode | null): void {
-    const next = moveTo(state, node);
+    update(moveTo(state, node));
+  }
+
+  /** Shows the position of `next` (the suggestion gone when the board changed). */
+  function update(next: PgnState): void {
     if (next === state) return;
-    const changed = next.current !== state.current;
+    const changed = shownFen(next) !== shownFen(state) || next.current !== state.current;
     state = next;
     if (changed) suggest.reset();
     renderPosition();
   }
 
+  /** An explorer move: the game's own when it has it, else a move past the game. */
+  async function playExplorerMove(uci: string): Promise<void> {
+    pause();
+    const inGame = gameMove(state, uci);
+    if (inGame) {
+      go(inGame);
+      return;
+    }
+    const fen = shownFen(state);
+    if (!fen) return;
+    try {
+      const p = await api<PlayedJson>(`/api/play?${q({ fen, uci })}`);
+      if (shownFen(state) !== fen) return;
+      update(playedOff(state, { uci, san: p.played.san, fen: p.fen }));
+    } catch (e) {
+      info.replaceChildren(message((e as Error).message, 'error'));
+    }
+  }
+
+  /**
+   * Opens the game `id` of the game database at the node `nodeId` (a ply of its mainline): the
+   * only game of the list then. `false` when it could not be read (the message says why).
+   */
+  async function openDbGame(id: string, nodeId: string | null): Promise<boolean> {
+    const ticket = ++loading;
+    pause();
+    loadMsg.replaceChildren(message(`Reading game ${id} of the database…`));
+    let g: PgnGameWithText;
+    try {
+      g = await api<PgnGameWithText>(`/api/db/game/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if (ticket === loading) loadMsg.replaceChildren(message(`Game ${id} of the database: ${(e as Error).message}`, 'error'));
+      return false;
+    }
+    if (ticket !== loading) return true;
+    state = loadedDbGame(state, id, new Blob([g.pgn], { type: 'application/x-chess-pgn' }), g);
+    loadMsg.replaceChildren(message(`Game ${id} of the database.`, 'ok'));
+    filter.value = '';
+    renderGameList();
+    await showGame(0, Promise.resolve(g), nodeId);
+    return true;
+  }
+
   /** The board, the FEN, the move marked in the list, the move's details and the address. */
   function renderPosition(): void {
     const node = state.current;
-    if (!node) return;
-    const m = node.move;
+    const fen = shownFen(state);
+    if (!node || !fen) return;
+    const off = state.excursion?.moves;
+    const last = off?.length ? off[off.length - 1] : node.move;
     cg.set({
-      fen: node.fen,
-      turnColor: fenTurn(node.fen),
-      lastMove: m ? uciSquares(m.uci) : undefined,
-      check: m ? /[+#]$/.test(m.san) : false,
+      fen,
+      turnColor: fenTurn(fen),
+      lastMove: last ? uciSquares(last.uci) : undefined,
+      check: last ? /[+#]$/.test(last.san) : false,
     });
     drawShapes();
-    fenText.textContent = node.fen;
+    fenText.textContent = fen;
     markCurrent();
     renderInfo();
+    explorer.show(fen);
     const query = toQuery(state);
     if (query) setQuery(query);
   }
@@ -501,6 +568,20 @@ export function pgnPage(root: HTMLElement): void {
   function renderInfo(): void {
     const parts: HTMLElement[] = [];
     const node = state.current;
+    if (state.excursion) {
+      const back = state.excursion.from;
+      info.replaceChildren(
+        h(
+          'p',
+          { class: 'current off-game' },
+          'Past the game: ',
+          h('strong', { id: 'off-game-line' }, excursionLine(state)),
+          ' ',
+          h('button', { type: 'button', class: 'link', onclick: () => go(back) }, 'back to the game'),
+        ),
+      );
+      return;
+    }
     const m = node?.move;
     if (node && m) {
       parts.push(h('p', { class: 'current' }, h('strong', {}, `${numberLabel(node)} ${state.long ? m.lan : m.san}`), ...moveText(m).slice(1)));
@@ -569,12 +650,13 @@ export function pgnPage(root: HTMLElement): void {
       return;
     }
     pause();
-    go(stepTarget(state, action));
+    update(stepped(state, action));
   });
 
   // ---- start: the stored PGN or the sample, then the game and ply from the URL.
   void (async () => {
-    const { first, ply } = fromQuery(location.search);
+    const { first, db, ply } = fromQuery(location.search);
+    if (db !== null && (await openDbGame(db, ply))) return;
     const stored = await recallPgn();
     let ok = false;
     if (stored) {

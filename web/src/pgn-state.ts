@@ -1,6 +1,7 @@
-// The PGN browser's state and its pure transitions: the PGN loaded (its index), the game open,
-// the position shown, the notation, the engine's suggestion; and what the page derives from them
-// (the game list and its filter, the move list's layout, the URL). No DOM here: pgn-page.ts
+// The PGN browser's state and its pure transitions: the PGN loaded (its index, or one game of the
+// game database), the game open, the position shown (in the game, or moves past it played from
+// the explorer), the notation, the engine's suggestion; and what the page derives from them (the
+// game list and its filter, the move list's layout, the URL). No DOM here: pgn-page.ts
 // renders what this holds, and tests/unit/pgn-state.test.ts checks it under Node.
 
 import { type MoveNode, type Tree, buildTree, lineEnd, moveNumber } from './pgn-tree';
@@ -26,11 +27,29 @@ export interface PgnState {
   readonly long: boolean;
   /** The engine's move for the position shown (UCI), drawn as an arrow; forgotten on a move. */
   readonly suggested: string | null;
+  /** The game database's id of the game loaded (then the only one), null for a PGN loaded. */
+  readonly dbGame: string | null;
+  /** Moves played from the explorer past `current` that the game does not have: the board
+   * shows the last of them; null when it shows `current`. */
+  readonly excursion: Excursion | null;
+}
+
+/** A move played past the game: UCI, SAN, and the FEN after it. */
+export interface PlayedMove {
+  uci: string;
+  san: string;
+  fen: string;
+}
+
+/** Moves played away from the game, from the position `from` of it. */
+export interface Excursion {
+  readonly from: MoveNode;
+  readonly moves: readonly PlayedMove[];
 }
 
 /** Nothing loaded yet. */
 export function initialState(long: boolean): PgnState {
-  return { source: null, entries: [], gameIndex: 0, game: null, tree: null, current: null, long, suggested: null };
+  return { source: null, entries: [], gameIndex: 0, game: null, tree: null, current: null, long, suggested: null, dbGame: null, excursion: null };
 }
 
 /** `i` as a game of the list: within 0 .. games - 1. */
@@ -40,8 +59,25 @@ export function clampGame(state: PgnState, i: number): number {
 
 /** A text and its index loaded: game `first` (clamped) selected, no game open yet. */
 export function loaded(state: PgnState, source: Blob, index: PgnIndex, first: number): PgnState {
-  const next = { ...state, source, entries: index.games, game: null, tree: null, current: null, suggested: null };
+  const next = { ...state, source, entries: index.games, game: null, tree: null, current: null, suggested: null, dbGame: null, excursion: null };
   return { ...next, gameIndex: clampGame(next, first) };
+}
+
+/**
+ * The game `id` of the game database loaded as the only game: `source` is its text (the
+ * answer's `pgn`), so that it is selected and read again as any PGN's game; not open yet.
+ */
+export function loadedDbGame(state: PgnState, id: string, source: Blob, game: PgnGameWithText): PgnState {
+  return { ...loaded(state, source, { games: [dbEntry(game, source.size)], errors: 0, warnings: 0, bytes: source.size }, 0), dbGame: id };
+}
+
+/** The list entry of a game read alone (its whole text, `bytes` long). */
+export function dbEntry(game: PgnGameWithText, bytes: number): PgnIndexGame {
+  const tags: Record<string, string> = {};
+  for (const name of ['Event', 'Site', 'Date', 'Round', 'White', 'Black']) {
+    if (game.tags[name] !== undefined) tags[name] = game.tags[name];
+  }
+  return { index: 0, start: 0, end: bytes, line: 1, column: 1, tags, result: game.result, plies: game.moves.length, error: game.error, warnings: game.warnings };
 }
 
 /** Game `i` selected, while its moves are asked for. */
@@ -53,14 +89,65 @@ export function selected(state: PgnState, i: number): PgnState {
 export function opened(state: PgnState, i: number, game: PgnGameWithText, nodeId: string | null): PgnState {
   const tree = buildTree(game);
   const current = (nodeId !== null && tree.byId.get(nodeId)) || tree.root;
-  return { ...state, gameIndex: i, game, tree, current, suggested: null };
+  return { ...state, gameIndex: i, game, tree, current, suggested: null, excursion: null };
 }
 
-/** The position `node` shown (the suggestion forgotten when it is another one); `state` itself
- * when there is no node or no game. */
+/** The position `node` of the game shown (the suggestion forgotten when it is another one, the
+ * moves past the game left); `state` itself when there is no node or no game. */
 export function moveTo(state: PgnState, node: MoveNode | null): PgnState {
   if (!node || !state.tree) return state;
-  return { ...state, current: node, suggested: node === state.current ? state.suggested : null };
+  const same = node === state.current && !state.excursion;
+  return { ...state, current: node, suggested: same ? state.suggested : null, excursion: null };
+}
+
+/** The FEN of the position on the board: the last move past the game, else the game's. */
+export function shownFen(state: PgnState): string | null {
+  const moves = state.excursion?.moves;
+  return moves?.length ? moves[moves.length - 1].fen : (state.current?.fen ?? null);
+}
+
+/** The game's own move `uci` from the position shown (its next move or a variation's first),
+ * when the board shows a position of the game: where an explorer move leads within the game. */
+export function gameMove(state: PgnState, uci: string): MoveNode | null {
+  const next = state.current?.next;
+  if (state.excursion || !next) return null;
+  return [next, ...next.variations.map((v) => v[0])].find((n) => n.move?.uci === uci) ?? null;
+}
+
+/** `move` played past the game from the position shown. */
+export function playedOff(state: PgnState, move: PlayedMove): PgnState {
+  if (!state.current) return state;
+  const excursion = state.excursion ?? { from: state.current, moves: [] };
+  return { ...state, excursion: { from: excursion.from, moves: [...excursion.moves, move] }, suggested: null };
+}
+
+/** The moves past the game as numbered SAN ("12... Nf6 13. Bg5"), '' when there are none. */
+export function excursionLine(state: PgnState): string {
+  const ex = state.excursion;
+  if (!ex) return '';
+  const words: string[] = [];
+  let before = ex.from.fen;
+  ex.moves.forEach((m, i) => {
+    const [, side, , , , full] = before.split(/\s+/);
+    const number = Number(full) || 1;
+    if (side === 'b' && i === 0) words.push(`${number}...`);
+    else if (side !== 'b') words.push(`${number}.`);
+    words.push(m.san);
+    before = m.fen;
+  });
+  return words.join(' ');
+}
+
+/** Where a step leads: on the game as `stepTarget` says, or past it back one move (`prev`) or
+ * nowhere (`next`); `first` and `last` go back to the game. */
+export function stepped(state: PgnState, step: Step): PgnState {
+  const ex = state.excursion;
+  if (ex && step === 'prev') {
+    const moves = ex.moves.slice(0, -1);
+    return { ...state, excursion: moves.length ? { from: ex.from, moves } : null, suggested: null };
+  }
+  if (ex && step === 'next') return state;
+  return moveTo(state, stepTarget(state, step));
 }
 
 /** The notation switched between SAN and the long form. */
@@ -228,14 +315,17 @@ export function needsNumber(nodes: readonly MoveNode[], i: number): boolean {
 
 // ---- the URL
 
-/** The game (from 0) and the position id a page address asks for (`?game=2&ply=14v1.3`). */
-export function fromQuery(search: string): { first: number; ply: string | null } {
+/** The game (from 0), or the game database's game, and the position id a page address asks
+ * for (`?game=2&ply=14v1.3`, `?db=8675309&ply=12`). */
+export function fromQuery(search: string): { first: number; db: string | null; ply: string | null } {
   const params = new URLSearchParams(search);
   const asked = Number(params.get('game'));
-  return { first: Number.isFinite(asked) && asked >= 1 ? asked - 1 : 0, ply: params.get('ply') };
+  return { first: Number.isFinite(asked) && asked >= 1 ? asked - 1 : 0, db: params.get('db') || null, ply: params.get('ply') };
 }
 
-/** The address's query for the position shown (null: none shown). */
-export function toQuery(state: PgnState): { game: number; ply: string } | null {
-  return state.current ? { game: state.gameIndex + 1, ply: state.current.id } : null;
+/** The address's query for the position shown (null: none shown): the game's place in the
+ * PGN, or its id in the game database. */
+export function toQuery(state: PgnState): { game?: number; db?: string; ply: string } | null {
+  if (!state.current) return null;
+  return state.dbGame !== null ? { db: state.dbGame, ply: state.current.id } : { game: state.gameIndex + 1, ply: state.current.id };
 }

@@ -129,3 +129,87 @@ export interface SuggestJson {
 export interface ApiErrorJson {
   error: string;
 }
+
+// ---- the game database (`tabla serve --db DIR`)
+
+/** A table's size on disk. */
+export interface DbTableSize {
+  table: string;
+  files: number;
+  bytes: number;
+}
+
+/** `GET /api/db` with a database: what it holds. */
+export interface DbInfo {
+  /** The database directory. */
+  db: string;
+  schema_version: number;
+  /** Plies of each game the explorer counts. */
+  max_ply: number;
+  batches: number;
+  games: number;
+  errors: number;
+  warnings: number;
+  positions: number;
+  input_bytes: number;
+  table_bytes: DbTableSize[];
+}
+
+/** `GET /api/db` without a database: how to make one and serve it. */
+export interface DbAbsent {
+  db: null;
+  hint: string;
+}
+
+/** `GET /api/db`. */
+export type DbStatusJson = DbInfo | DbAbsent;
+
+/** A game in the database's lists. */
+export interface DbGameRef {
+  /** The id `GET /api/db/game/{id}` takes. */
+  id: string;
+  white: string | null;
+  black: string | null;
+  result: string | null;
+  white_elo: number | null;
+  black_elo: number | null;
+  /** YYYY-MM-DD, `??` for unknown parts. */
+  date: string;
+  event: string | null;
+  /** The ply at which the game reached the position asked about (0 in `/api/db/games`). */
+  ply: number;
+}
+
+/** A move of the explorer: how often it was played from the position, and the results. */
+export interface DbMoveStats {
+  uci: string;
+  san: string;
+  games: number;
+  white: number;
+  draws: number;
+  black: number;
+  /** The mean of both players' Elo over its rated games. */
+  avg_rating: number | null;
+  /** YYYY-MM. */
+  last_played: string | null;
+}
+
+/** `GET /api/db/explore`. */
+export interface DbExplorerJson {
+  fen: string;
+  games: number;
+  white: number;
+  draws: number;
+  black: number;
+  /** Most played first. */
+  moves: DbMoveStats[];
+  top_games: DbGameRef[];
+  recent_games: DbGameRef[];
+}
+
+/** `GET /api/db/search` and `GET /api/db/games`: a page of the games that match. */
+export interface DbGameList {
+  /** Every game that matches, not only this page's. */
+  total: number;
+  games: DbGameRef[];
+}

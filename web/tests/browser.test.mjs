@@ -196,6 +196,18 @@ describe('PGN browser', () => {
     await page.context().close();
   });
 
+  test('without a game database the explorer and the games page say how to make one', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#explorer .db-none').waitFor();
+    assert.match(await page.locator('#explorer').textContent(), /tabla db import GAMES\.pgn --db DIR.*tabla serve --db DIR/);
+    await page.goto(`${base}/games`);
+    await page.locator('.db-none').waitFor();
+    assert.match(await page.locator('.db-none').textContent(), /tabla db import GAMES\.pgn --db DIR/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('a damaged game shows its error and the other games still work', async () => {
     const page = await newPage();
     await page.goto(`${base}/`);

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use tabla_convert::{Input, Options, ProgressSink};
+use tabla_convert::{Input, Options, PositionsTable, ProgressSink};
 
 /// The arguments of `tabla convert`.
 #[derive(Args, Debug)]
@@ -55,7 +55,11 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let options = Options {
         inputs,
         out_dir: args.out,
-        positions: args.positions,
+        positions: if args.positions {
+            PositionsTable::Full
+        } else {
+            PositionsTable::None
+        },
         max_ply: args.max_ply,
         threads,
     };
@@ -86,13 +90,13 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> anyhow::Result<()> {
 }
 
 /// The progress bar on stderr: input bytes read, and games converted per second.
-struct BarProgress {
-    bar: ProgressBar,
+pub(crate) struct BarProgress {
+    pub(crate) bar: ProgressBar,
     games: Arc<AtomicU64>,
 }
 
 impl BarProgress {
-    fn new(total: Option<u64>) -> Self {
+    pub(crate) fn new(total: Option<u64>) -> Self {
         let games = Arc::new(AtomicU64::new(0));
         let bar = if io::stderr().is_terminal() {
             ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr())

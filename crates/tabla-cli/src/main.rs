@@ -4,6 +4,7 @@
 //! bad input or usage (clap uses 2 for usage errors too).
 
 mod convert;
+mod db;
 mod engine_run;
 mod fen_report;
 mod kbnk;
@@ -36,10 +37,13 @@ enum Command {
     Pgn(pgn::PgnCommand),
     /// Convert PGN and `.pgn.zst` files to Parquet tables (games, positions) on every core.
     Convert(convert::ConvertArgs),
+    /// A game collection as a database: import, opening explorer, SQL.
+    #[command(subcommand)]
+    Db(Box<db::DbCommand>),
     /// The King+Bishop+Knight vs King solution base: build, probe, best line, 16 MiB export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
-    /// Run the web app (PGN browser, KBNK explorer, analysis) and its JSON API.
+    /// Run the web app (PGN browser, KBNK explorer, analysis, games) and its JSON API.
     Serve(ServeArgs),
     /// Run the engine's UCI loop on standard input and output (for chess GUIs and match runners).
     Uci,
@@ -63,6 +67,10 @@ struct ServeArgs {
     /// The KBNK table file (default: the standard place; built there when missing).
     #[arg(long, value_name = "FILE")]
     kbnk_file: Option<PathBuf>,
+    /// A game database (made by `tabla db import`) for the opening explorer, position search
+    /// and the games page.
+    #[arg(long, value_name = "DIR")]
+    db: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -150,6 +158,10 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
             convert::run(args, out)?;
             Ok(Outcome::Success)
         }
+        Command::Db(command) => {
+            db::run(*command, out)?;
+            Ok(Outcome::Success)
+        }
         Command::Kbnk(command) => {
             kbnk::run(command, out)?;
             Ok(Outcome::Success)
@@ -172,6 +184,7 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
                 port: args.port,
                 body_limit: args.body_limit,
                 kbnk_path: args.kbnk_file,
+                db: args.db,
                 ..tabla_web::ServeConfig::default()
             })?;
             Ok(Outcome::Success)

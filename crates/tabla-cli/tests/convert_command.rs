@@ -7,7 +7,7 @@
 mod common;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Date32Type, UInt32Type, UInt64Type};
+use arrow_array::types::{Date32Type, Int64Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
 use common::{PgnSet, tabla};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -110,7 +110,7 @@ fn games(out: &Path) -> Vec<GameRow> {
         for batch in batches(&path) {
             let col = |name: &str| batch.column_by_name(name).expect(name).clone();
             let (game_id, plies) = (col("game_id"), col("plies"));
-            let game_id = game_id.as_primitive::<UInt64Type>();
+            let game_id = game_id.as_primitive::<Int64Type>();
             let plies = plies.as_primitive::<UInt32Type>();
             let (event, fen, error) = (col("event"), col("final_fen"), col("error"));
             let text = |array: &dyn Array, i: usize| {
@@ -125,7 +125,7 @@ fn games(out: &Path) -> Vec<GameRow> {
                 let moves = uci.value(i);
                 let moves = moves.as_string::<i32>();
                 rows.push(GameRow {
-                    game_id: game_id.value(i),
+                    game_id: game_id.value(i) as u64,
                     event: text(&event, i),
                     utc_date: utc_date.is_valid(i).then(|| utc_date.value(i)),
                     uci: (0..moves.len())
@@ -161,14 +161,14 @@ fn positions(out: &Path) -> Vec<Vec<PositionRow>> {
             let col = |name: &str| batch.column_by_name(name).expect(name).clone();
             let (zobrist, game_id, ply) = (col("zobrist"), col("game_id"), col("ply"));
             let zobrist = zobrist.as_primitive::<UInt64Type>();
-            let game_id = game_id.as_primitive::<UInt64Type>();
+            let game_id = game_id.as_primitive::<Int64Type>();
             let ply = ply.as_primitive::<UInt32Type>();
             let (fen, uci) = (col("fen"), col("uci"));
             let (fen, uci) = (fen.as_string::<i32>(), uci.as_string::<i32>());
             for i in 0..batch.num_rows() {
                 rows.push(PositionRow {
                     zobrist: zobrist.value(i),
-                    game_id: game_id.value(i),
+                    game_id: game_id.value(i) as u64,
                     ply: ply.value(i),
                     fen: fen.value(i).to_owned(),
                     uci: uci.is_valid(i).then(|| uci.value(i).to_owned()),

@@ -9,11 +9,11 @@
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Instant;
-use tabla_convert::{Input, NoProgress, Options, convert, input_len};
+use tabla_convert::{Input, NoProgress, Options, PositionsTable, convert, input_len};
 
 fn main() {
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut positions = false;
+    let mut positions = PositionsTable::None;
     let mut max_ply = None;
     let mut out = None;
     let mut inputs = Vec::new();
@@ -21,7 +21,7 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--threads" => threads = args.next().and_then(|n| n.parse().ok()).unwrap_or(threads),
-            "--positions" => positions = true,
+            "--positions" => positions = PositionsTable::Full,
             "--max-ply" => max_ply = args.next().and_then(|n| n.parse().ok()),
             "--out" => out = args.next().map(PathBuf::from),
             "-" => inputs.push(Input::Stdin),

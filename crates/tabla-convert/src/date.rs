@@ -5,6 +5,9 @@
 pub(crate) struct PgnDate {
     pub year: Option<i32>,
     pub month: Option<u32>,
+    /// The day of the month (1 to 31) when year and month are known; not checked against the
+    /// month's length.
+    pub day: Option<u32>,
     /// Days since 1970-01-01 when the whole date is known and exists.
     pub days: Option<i32>,
 }
@@ -27,13 +30,29 @@ pub(crate) fn parse_date(text: &str) -> PgnDate {
         .and_then(|p| p.parse::<u32>().ok());
     let whole = parts.next().is_none();
     let month = month.filter(|_| year.is_some());
+    let day = day.filter(|d| month.is_some() && (1..=31).contains(d));
     let days = match (year, month, day) {
         (Some(y), Some(m), Some(d)) if whole && d >= 1 && d <= days_in_month(y, m) => {
             Some(days_from_civil(y, m, d))
         }
         _ => None,
     };
-    PgnDate { year, month, days }
+    PgnDate {
+        year,
+        month,
+        day,
+        days,
+    }
+}
+
+impl PgnDate {
+    /// `YYYY-MM-DD` with `??` for an unknown month or day (the `played` column); `None` without
+    /// a known year (or with one outside 0 to 9999).
+    pub fn played(&self) -> Option<String> {
+        let year = self.year.filter(|y| (0..=9999).contains(y))?;
+        let two = |part: Option<u32>| part.map_or_else(|| "??".to_owned(), |v| format!("{v:02}"));
+        Some(format!("{year:04}-{}-{}", two(self.month), two(self.day)))
+    }
 }
 
 fn is_leap(y: i32) -> bool {
@@ -87,5 +106,31 @@ mod tests {
         assert_eq!(parse_date("").year, None);
         assert_eq!(parse_date("2024-03-05").days, parse_date("2024.03.05").days);
         assert_eq!(parse_date("2024.13.01").month, None);
+    }
+
+    #[test]
+    fn played_text_marks_unknown_parts() {
+        assert_eq!(
+            parse_date("2024.01.31").played().as_deref(),
+            Some("2024-01-31")
+        );
+        assert_eq!(
+            parse_date("1858.12.??").played().as_deref(),
+            Some("1858-12-??")
+        );
+        assert_eq!(
+            parse_date("1997.??.??").played().as_deref(),
+            Some("1997-??-??")
+        );
+        // A day without a month is not kept; the day is kept when the date does not exist.
+        assert_eq!(
+            parse_date("1997.??.05").played().as_deref(),
+            Some("1997-??-??")
+        );
+        assert_eq!(
+            parse_date("2023.02.30").played().as_deref(),
+            Some("2023-02-30")
+        );
+        assert_eq!(parse_date("????.??.??").played(), None);
     }
 }

@@ -11,12 +11,12 @@
 //!
 //! ```no_run
 //! use std::num::NonZeroUsize;
-//! use tabla_convert::{Input, NoProgress, Options, convert};
+//! use tabla_convert::{Input, NoProgress, Options, PositionsTable, convert};
 //!
 //! let options = Options {
 //!     inputs: vec![Input::Path("lichess_db_standard_rated_2013-01.pgn.zst".into())],
 //!     out_dir: "out".into(),
-//!     positions: true,
+//!     positions: PositionsTable::Full,
 //!     max_ply: Some(20),
 //!     threads: NonZeroUsize::new(8).unwrap(),
 //! };
@@ -30,10 +30,12 @@
 //!
 //! | column | type | from |
 //! |---|---|---|
-//! | `game_id` | UInt64 | [`game_id`]: the input's name and where the game starts in it |
+//! | `game_id` | Int64 | [`game_id`]: the input's name and where the game starts in it (its 64 bits read as a signed number, since Spark has no unsigned integers) |
 //! | `event`, `site`, `round`, `white`, `black`, `result`, `utc_time`, `white_title`, `black_title`, `eco`, `opening`, `time_control`, `termination` | Utf8 | the tags `Event`, `Site`, `Round`, `White`, `Black`, `Result`, `UTCTime`, `WhiteTitle`, `BlackTitle`, `ECO`, `Opening`, `TimeControl`, `Termination`; null when absent |
 //! | `date`, `utc_date` | Date32 | the tags `Date`, `UTCDate`; null when absent, partial (`2024.??.??`) or not a date |
 //! | `white_elo`, `black_elo`, `white_rating_diff`, `black_rating_diff` | Int32 | `WhiteElo`, `BlackElo`, `WhiteRatingDiff`, `BlackRatingDiff`; null when absent or not an integer |
+//! | `speed` | Utf8 | `bullet`, `blitz`, `rapid`, `classical` or `correspondence`, from `TimeControl` by lichess's thresholds ([`speed()`]); null when unknown |
+//! | `played` | Utf8 | `YYYY-MM-DD` from `UTCDate`, else `Date`, with `??` for an unknown month or day; null without a known year |
 //! | `movetext` | Utf8 | the game's text after its tags, as written (UTF-8, or Latin-1 when not UTF-8) |
 //! | `uci` | List\<Utf8\> | the mainline's moves in UCI (`e1g1` for castling, `0000` for a null move), up to the first move that cannot be played |
 //! | `plies` | UInt32 | how many moves `uci` holds |
@@ -47,11 +49,31 @@
 //! `error` and `warnings` say what `tabla pgn check` and `tabla pgn json` say of the same game.
 //!
 //! ## The `positions` table
-//! One row per position of each mainline, up to [`Options::max_ply`]: `zobrist` (UInt64, the
-//! Polyglot key, [`tabla::Position::zobrist`]), `game_id`, `ply` (UInt32, 0 for the start
-//! position), `fen`, `san` and `uci` (the move that led to it; null at ply 0). Each file is
-//! sorted by (`zobrist`, `game_id`, `ply`), with small row groups and statistics, so that a
-//! lookup of one key skips most row groups.
+//! One row per position of each mainline, up to [`Options::max_ply`]:
+//!
+//! | column | type | what |
+//! |---|---|---|
+//! | `zobrist` | UInt64 | the Polyglot key, [`tabla::Position::zobrist`] (not in [`PositionsTable::Keys`]) |
+//! | `key_hi`, `key_lo` | Int64 | the 128-bit [`tabla::Position::wide_key`], high and low halves, read as signed numbers ([`key_columns`]): the opening explorer's key, with negligible collisions at 10^11 positions |
+//! | `game_id` | Int64 | the game's id in the `games` table |
+//! | `ply` | UInt32 | 0 for the start position |
+//! | `fen`, `san` | Utf8 | the position's FEN, and the move that led to it in SAN (null at ply 0); not in [`PositionsTable::Keys`] |
+//! | `uci` | Utf8 | the move that led to the position (null at ply 0) |
+//! | `next_uci` | Utf8 | the move the game played from the position; null at its last |
+//! | `first` | Boolean | whether the game stands in this position for the first time (by the wide key: repetitions are not first) |
+//! | `outcome` | Int32 | the game's result: 1 White won, 0 drawn, -1 Black won; null for any other `Result` |
+//! | `elo_sum` | Int32 | `WhiteElo` + `BlackElo` when both are integers, else null |
+//! | `speed` | Utf8 | the game's `speed` (as in `games`) |
+//! | `played_on` | Int32 | the game's date as `YYYYMMDD`, `00` for an unknown month or day (as `games.played`); null without a known year |
+//!
+//! The last four repeat the game's on each of its positions, so that the opening explorer filters
+//! and orders positions without joining `games`. A [`PositionsTable::Keys`] table is not
+//! partitioned (its rows carry their game's date in `played_on`): each of its files is sorted by
+//! key over every month, so that a lookup of one key reads few files.
+//!
+//! A [`PositionsTable::Full`] file is sorted by (`zobrist`, `game_id`, `ply`), a
+//! [`PositionsTable::Keys`] file by (`key_hi`, `key_lo`, `game_id`, `ply`), with small row
+//! groups and statistics, so that a lookup of one key skips most row groups.
 //!
 //! ## Partitions
 //! `year=YYYY/month=M` from `UTCDate`, else `Date` (no leading zero: DuckDB reads `month=01` as
@@ -94,16 +116,18 @@ mod output;
 mod progress;
 mod record;
 mod source;
+mod speed;
 mod tables;
 mod track;
 mod worker;
 
 pub use error::ConvertError;
 pub use game_id::game_id;
-pub use options::{Input, Limits, Options};
+pub use options::{Input, Limits, Options, PositionsTable};
 pub use output::DEFAULT_PARTITION;
 pub use progress::{NoProgress, ProgressSink};
-pub use tables::{games_schema, positions_schema};
+pub use speed::{SPEEDS, speed};
+pub use tables::{games_schema, key_columns, key_from_columns, positions_schema};
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -129,10 +153,9 @@ pub struct Summary {
 /// The size of an input as stored (compressed for zstd), for a progress bar; `None` for the
 /// standard input or a file that cannot be looked at.
 pub fn input_len(input: &Input) -> Option<u64> {
-    match input {
-        Input::Path(path) => std::fs::metadata(path).ok().map(|m| m.len()),
-        Input::Stdin => None,
-    }
+    input
+        .path()
+        .and_then(|path| std::fs::metadata(path).ok().map(|m| m.len()))
 }
 
 /// Converts the inputs into the Parquet tables under `options.out_dir`, with the default
@@ -179,10 +202,14 @@ pub fn convert_with(
         path: options.out_dir.clone(),
         source,
     })?;
-    let plan = output::OutputPlan::new(options.out_dir.clone(), limits.clone(), output::run_name());
-    let positions_to = options
-        .positions
-        .then_some(options.max_ply.unwrap_or(u32::MAX));
+    let plan = output::OutputPlan::new(
+        options.out_dir.clone(),
+        limits.clone(),
+        output::run_name(),
+        options.positions,
+    );
+    let positions_to =
+        (options.positions != PositionsTable::None).then_some(options.max_ply.unwrap_or(u32::MAX));
     let threads = options.threads.get();
     let job = job::Job::new(prepared, plan, positions_to, threads, progress);
     let results: Vec<std::thread::Result<output::Written>> = std::thread::scope(|scope| {

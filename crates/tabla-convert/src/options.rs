@@ -12,6 +12,14 @@ pub enum Input {
     Path(PathBuf),
     /// The standard input (`-` on a command line).
     Stdin,
+    /// A file whose game ids derive from `name` rather than from its file name (`tabla db`
+    /// names an input by its content hash, so that two files of one name get distinct ids).
+    Named {
+        /// The file.
+        path: PathBuf,
+        /// The name game ids derive from.
+        name: String,
+    },
 }
 
 impl Input {
@@ -20,6 +28,7 @@ impl Input {
     pub fn id_name(&self) -> String {
         match self {
             Input::Stdin => "-".to_owned(),
+            Input::Named { name, .. } => name.clone(),
             Input::Path(path) => {
                 let name = path
                     .file_name()
@@ -34,10 +43,20 @@ impl Input {
     }
 }
 
+impl Input {
+    /// The file read, if the input is one.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            Input::Path(path) | Input::Named { path, .. } => Some(path),
+            Input::Stdin => None,
+        }
+    }
+}
+
 impl std::fmt::Display for Input {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Input::Path(path) => write!(f, "{}", path.display()),
+            Input::Path(path) | Input::Named { path, .. } => write!(f, "{}", path.display()),
             Input::Stdin => f.write_str("standard input"),
         }
     }
@@ -50,12 +69,25 @@ pub struct Options {
     pub inputs: Vec<Input>,
     /// The directory that receives `games/` (and `positions/`); created if missing.
     pub out_dir: PathBuf,
-    /// Also write the positions table.
-    pub positions: bool,
+    /// Which positions table to write, if any.
+    pub positions: PositionsTable,
     /// Positions only up to this ply (ply 0 is the start position); `None` for all.
     pub max_ply: Option<u32>,
     /// Worker threads.
     pub threads: NonZeroUsize,
+}
+
+/// The positions table a conversion writes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PositionsTable {
+    /// None: the games table only.
+    #[default]
+    None,
+    /// Every column, FEN and SAN included; files sorted by `zobrist`.
+    Full,
+    /// The key columns only (no `zobrist`, `fen` or `san`), files sorted by (`key_hi`,
+    /// `key_lo`): what the opening explorer needs (`tabla db import`), written faster.
+    Keys,
 }
 
 /// Sizes that bound memory and shape the files; [`Limits::default`] suits large inputs, tests

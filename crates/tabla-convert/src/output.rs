@@ -6,6 +6,7 @@
 //! by Spark and Hive, and the temporary name does not match `*.parquet`, so after an
 //! interrupted run every `*.parquet` file is complete and leftovers are ignored by readers.
 
+use crate::PositionsTable;
 use crate::record::GameRecord;
 use crate::tables::{GamesBuilder, Month, PositionsBuffer, TagValues};
 use crate::{ConvertError, Limits};
@@ -49,13 +50,20 @@ pub(crate) struct OutputPlan {
     /// Distinguishes this run's files from those of other runs into the same directory.
     pub run: String,
     pub games_schema: SchemaRef,
+    /// Which positions table is written (if any).
+    pub positions: PositionsTable,
     pub positions_schema: SchemaRef,
     games_props: WriterProperties,
     positions_props: WriterProperties,
 }
 
 impl OutputPlan {
-    pub fn new(out_dir: PathBuf, limits: Limits, run: String) -> OutputPlan {
+    pub fn new(
+        out_dir: PathBuf,
+        limits: Limits,
+        run: String,
+        positions: PositionsTable,
+    ) -> OutputPlan {
         let compression = Compression::ZSTD(ZstdLevel::default());
         let mut games_props = WriterProperties::builder().set_compression(compression);
         // Values that rarely repeat: a dictionary would only cost time before the writer
@@ -71,30 +79,28 @@ impl OutputPlan {
         let positions_props = WriterProperties::builder()
             .set_compression(compression)
             .set_max_row_group_row_count(Some(limits.positions_per_row_group.max(1)))
-            .set_sorting_columns(Some(vec![
-                SortingColumn {
-                    column_idx: 0,
+            .set_sorting_columns(Some(
+                // (zobrist, game_id, ply), or (key_hi, key_lo, game_id, ply).
+                match positions {
+                    PositionsTable::Full => vec![0, 4, 5],
+                    _ => vec![0, 1, 2, 3],
+                }
+                .into_iter()
+                .map(|column_idx| SortingColumn {
+                    column_idx,
                     descending: false,
                     nulls_first: false,
-                },
-                SortingColumn {
-                    column_idx: 1,
-                    descending: false,
-                    nulls_first: false,
-                },
-                SortingColumn {
-                    column_idx: 2,
-                    descending: false,
-                    nulls_first: false,
-                },
-            ]))
+                })
+                .collect(),
+            ))
             .build();
         OutputPlan {
             out_dir,
             limits,
             run,
             games_schema: crate::tables::games_schema(),
-            positions_schema: crate::tables::positions_schema(),
+            positions,
+            positions_schema: crate::tables::positions_schema(positions),
             games_props,
             positions_props,
         }
@@ -268,6 +274,13 @@ impl<'a> Sink<'a> {
         }
         let n = record.positions.len();
         if n > 0 {
+            // The keys-only table is not partitioned: its files are sorted by key over every
+            // month, so that a lookup reads few files (each row carries its date).
+            let month = if self.plan.positions == PositionsTable::Keys {
+                (None, None)
+            } else {
+                month
+            };
             let mut slot = match self.positions.iter().position(|(m, _)| *m == month) {
                 Some(i) => i,
                 None => {
@@ -283,7 +296,7 @@ impl<'a> Sink<'a> {
                 self.positions.push((month, PositionsBuffer::default()));
                 slot = self.positions.len() - 1;
             }
-            self.positions[slot].1.push_game(id, record);
+            self.positions[slot].1.push_game(id, record, tags.facts());
             self.buffered_positions += n;
             self.written.positions += n as u64;
             while self.buffered_positions >= self.plan.limits.positions_per_worker.max(1) {
@@ -374,11 +387,14 @@ impl<'a> Sink<'a> {
         if n == 0 {
             return Ok(());
         }
-        let dir = self
-            .plan
-            .out_dir
-            .join("positions")
-            .join(partition_dir(month));
+        let dir = match self.plan.positions {
+            PositionsTable::Keys => self.plan.out_dir.join("positions"),
+            _ => self
+                .plan
+                .out_dir
+                .join("positions")
+                .join(partition_dir(month)),
+        };
         let name = self.file_name();
         let mut file = PartFile::create(
             &dir,
@@ -387,9 +403,12 @@ impl<'a> Sink<'a> {
             &self.plan.positions_props,
         )?;
         let rows = self.plan.limits.positions_per_row_group.max(1);
-        let result = buffer.drain_sorted(&self.plan.positions_schema, rows, |batch| {
-            file.write(&batch)
-        });
+        let result = buffer.drain_sorted(
+            self.plan.positions,
+            &self.plan.positions_schema,
+            rows,
+            |batch| file.write(&batch),
+        );
         if let Err(e) = result {
             file.abort();
             return Err(e);

@@ -1,6 +1,7 @@
 //! One game as the tables need it, filled by a [`ReplayVisitor`] from the replay: tags, the
 //! mainline's UCI moves, its final FEN, the first error, and the positions when asked for.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::ops::Range;
 use tabla::{Move, Position};
@@ -38,6 +39,12 @@ impl Arena {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Positions {
     pub zobrist: Vec<u64>,
+    /// [`Position::wide_key`] per ply.
+    pub key: Vec<u128>,
+    /// Whether the game stands in this position for the first time (by [`Position::wide_key`]).
+    pub first: Vec<bool>,
+    /// The keys met so far in this game.
+    seen: HashSet<u128>,
     /// FEN, SAN and UCI per ply (SAN and UCI empty at ply 0).
     pub fen: Vec<Range<u32>>,
     pub san: Vec<Range<u32>>,
@@ -48,6 +55,9 @@ pub(crate) struct Positions {
 impl Positions {
     fn clear(&mut self) {
         self.zobrist.clear();
+        self.key.clear();
+        self.first.clear();
+        self.seen.clear();
         self.fen.clear();
         self.san.clear();
         self.uci.clear();
@@ -106,6 +116,8 @@ pub(crate) struct Recorder {
     record: GameRecord,
     /// Keep positions up to this ply; `None` for no positions at all.
     positions_to: Option<u32>,
+    /// Keep each position's FEN and SAN (the full positions table), not only its keys.
+    text: bool,
     ply: u32,
     /// How deep in variations the replay is (0: the mainline).
     depth: u32,
@@ -116,11 +128,13 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
-    /// A recorder; `positions_to` is the last ply whose position is kept (`None`: none kept).
-    pub fn new(positions_to: Option<u32>) -> Recorder {
+    /// A recorder; `positions_to` is the last ply whose position is kept (`None`: none kept),
+    /// with its FEN and SAN when `text`.
+    pub fn new(positions_to: Option<u32>, text: bool) -> Recorder {
         Recorder {
             record: GameRecord::default(),
             positions_to,
+            text,
             ply: 0,
             depth: 0,
             last: None,
@@ -146,8 +160,13 @@ impl Recorder {
             return;
         }
         p.zobrist.push(pos.zobrist());
+        let key = pos.wide_key();
+        p.key.push(key);
+        p.first.push(p.seen.insert(key));
         let start = p.text.text.len() as u32;
-        pos.write_fen(&mut p.text.text);
+        if self.text {
+            pos.write_fen(&mut p.text.text);
+        }
         p.fen.push(start..p.text.text.len() as u32);
         let (san, uci) = if with_move {
             (self.pending_san.as_str(), self.pending_uci.as_str())
@@ -226,7 +245,7 @@ impl ReplayVisitor for Recorder {
         if mv.is_null() {
             self.pending_san.push_str("--");
         } else {
-            if self.positions_to.is_some_and(|to| self.ply < to) {
+            if self.text && self.positions_to.is_some_and(|to| self.ply < to) {
                 self.pending_san.push_str(&pos.san_without_suffix(mv));
             }
         }
@@ -243,7 +262,9 @@ impl ReplayVisitor for Recorder {
         }
         self.ply += 1;
         if self.keep_position() {
-            self.pending_san.push_str(pos.check_suffix());
+            if self.text {
+                self.pending_san.push_str(pos.check_suffix());
+            }
             self.push_position(pos, true);
         }
         match &mut self.last {

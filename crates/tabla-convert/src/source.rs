@@ -57,7 +57,7 @@ pub(crate) enum Layout {
 
 /// Looks at an input to decide how to read it.
 pub(crate) fn layout(input: &Input) -> Result<Layout, ConvertError> {
-    let Input::Path(path) = input else {
+    let Some(path) = input.path() else {
         return Ok(Layout::Stream);
     };
     let open_error = |source| ConvertError::Open {
@@ -141,7 +141,7 @@ pub(crate) struct FrameFile {
 
 impl FrameFile {
     pub fn open(input: &Input, frames: std::sync::Arc<[Frame]>) -> Result<FrameFile, ConvertError> {
-        let Input::Path(path) = input else {
+        let Some(path) = input.path() else {
             return Err(ConvertError::StdinTwice);
         };
         let file = File::open(path).map_err(|source| ConvertError::Open {

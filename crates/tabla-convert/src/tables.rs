@@ -1,14 +1,17 @@
 //! The two tables: their Arrow schemas, and the builders that turn game records into record
 //! batches.
 
-use crate::date::parse_date;
+use crate::PositionsTable;
+use crate::date::{PgnDate, parse_date};
 use crate::record::GameRecord;
-use arrow_array::UInt64Array;
 use arrow_array::builder::{
-    ArrayBuilder, Date32Builder, Int32Builder, ListBuilder, StringBuilder, UInt32Builder,
-    UInt64Builder,
+    ArrayBuilder, Date32Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+    UInt32Builder,
 };
-use arrow_array::{ArrayRef, ListArray, RecordBatch, StringArray, StructArray, UInt32Array};
+use arrow_array::{
+    ArrayRef, BooleanArray, Int32Array, Int64Array, ListArray, RecordBatch, StringArray,
+    StructArray, UInt32Array, UInt64Array,
+};
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use std::sync::Arc;
@@ -96,7 +99,7 @@ fn warning_item() -> Field {
 
 /// The `games` table's schema.
 pub fn games_schema() -> SchemaRef {
-    let mut fields = vec![Field::new("game_id", DataType::UInt64, false)];
+    let mut fields = vec![Field::new("game_id", DataType::Int64, false)];
     for (_, column, kind) in TAG_COLUMNS {
         let data_type = match kind {
             Kind::Text => DataType::Utf8,
@@ -106,6 +109,8 @@ pub fn games_schema() -> SchemaRef {
         fields.push(Field::new(column, data_type, true));
     }
     fields.extend([
+        Field::new("speed", DataType::Utf8, true),
+        Field::new("played", DataType::Utf8, true),
         Field::new("movetext", DataType::Utf8, false),
         Field::new("uci", DataType::List(Arc::new(uci_item())), false),
         Field::new("plies", DataType::UInt32, false),
@@ -117,16 +122,66 @@ pub fn games_schema() -> SchemaRef {
     Arc::new(Schema::new(fields))
 }
 
-/// The `positions` table's schema.
-pub fn positions_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("zobrist", DataType::UInt64, false),
-        Field::new("game_id", DataType::UInt64, false),
+/// The `positions` table's schema: [`PositionsTable::Full`]'s, or [`PositionsTable::Keys`]'s
+/// (without `zobrist`, `fen` and `san`).
+pub fn positions_schema(table: PositionsTable) -> SchemaRef {
+    let full = table == PositionsTable::Full;
+    let mut fields = Vec::new();
+    if full {
+        fields.push(Field::new("zobrist", DataType::UInt64, false));
+    }
+    fields.extend([
+        Field::new("key_hi", DataType::Int64, false),
+        Field::new("key_lo", DataType::Int64, false),
+        Field::new("game_id", DataType::Int64, false),
         Field::new("ply", DataType::UInt32, false),
-        Field::new("fen", DataType::Utf8, false),
-        Field::new("san", DataType::Utf8, true),
+    ]);
+    if full {
+        fields.push(Field::new("fen", DataType::Utf8, false));
+        fields.push(Field::new("san", DataType::Utf8, true));
+    }
+    fields.extend([
         Field::new("uci", DataType::Utf8, true),
-    ]))
+        Field::new("next_uci", DataType::Utf8, true),
+        Field::new("first", DataType::Boolean, false),
+        Field::new("outcome", DataType::Int32, true),
+        Field::new("elo_sum", DataType::Int32, true),
+        Field::new("speed", DataType::Utf8, true),
+        Field::new("played_on", DataType::Int32, true),
+    ]);
+    Arc::new(Schema::new(fields))
+}
+
+/// What the `positions` table repeats of its game on every row, so that the opening explorer
+/// filters and orders positions without joining the `games` table.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct GameFacts {
+    /// 1 when White won, 0 for a draw, -1 when Black won; `None` for any other result.
+    pub outcome: Option<i32>,
+    /// `WhiteElo + BlackElo` when both are integers.
+    pub elo_sum: Option<i32>,
+    /// The index of the speed in [`crate::speed::SPEEDS`].
+    pub speed: Option<u8>,
+    /// The date played as `YYYYMMDD`, `00` for an unknown month or day.
+    pub played_on: Option<i32>,
+}
+
+/// The two signed halves of a [`tabla::Position::wide_key`], as the `key_hi` and `key_lo`
+/// columns hold them: the key's bits, read as two's complement (Spark has no unsigned
+/// integers).
+///
+/// ```
+/// use tabla::Position;
+/// let (hi, lo) = tabla_convert::key_columns(Position::startpos().wide_key());
+/// assert_eq!(tabla_convert::key_from_columns(hi, lo), Position::startpos().wide_key());
+/// ```
+pub fn key_columns(key: u128) -> (i64, i64) {
+    ((key >> 64) as u64 as i64, key as u64 as i64)
+}
+
+/// The key that [`key_columns`] split.
+pub fn key_from_columns(hi: i64, lo: i64) -> u128 {
+    (u128::from(hi as u64) << 64) | u128::from(lo as u64)
 }
 
 /// A column builder for one tag column.
@@ -144,8 +199,10 @@ pub(crate) type Month = (Option<i32>, Option<u32>);
 #[derive(Debug)]
 pub(crate) struct GamesBuilder {
     schema: SchemaRef,
-    game_id: UInt64Builder,
+    game_id: Int64Builder,
     tags: Vec<TagBuilder>,
+    speed: StringBuilder,
+    played: StringBuilder,
     movetext: StringBuilder,
     uci: ListBuilder<StringBuilder>,
     plies: UInt32Builder,
@@ -164,9 +221,9 @@ pub(crate) struct TagValues<'a> {
     values: [Option<&'a str>; TAG_COLUMNS.len()],
     /// The typed value of `Date` and `Int` columns, by column.
     numbers: [Option<i32>; TAG_COLUMNS.len()],
-    /// Year and month of `Date` and of `UTCDate`.
-    date: Month,
-    utc_date: Month,
+    /// `Date` and `UTCDate` as read.
+    date: PgnDate,
+    utc_date: PgnDate,
     /// Indices into the record's tags of those kept in the `tags` column: tags without a
     /// column, repeated ones, and typed ones whose value did not fit the type (so nothing is
     /// lost).
@@ -178,8 +235,8 @@ impl<'a> TagValues<'a> {
         let mut v = TagValues {
             values: [None; TAG_COLUMNS.len()],
             numbers: [None; TAG_COLUMNS.len()],
-            date: (None, None),
-            utc_date: (None, None),
+            date: PgnDate::default(),
+            utc_date: PgnDate::default(),
             other: Vec::new(),
         };
         for (i, (name, value)) in record.tag_pairs().enumerate() {
@@ -191,11 +248,10 @@ impl<'a> TagValues<'a> {
                 Kind::Text => true,
                 Kind::Date => {
                     let date = parse_date(value);
-                    let month = (date.year, date.month);
                     if name == "UTCDate" {
-                        v.utc_date = month;
+                        v.utc_date = date;
                     } else {
-                        v.date = month;
+                        v.date = date;
                     }
                     v.numbers[column] = date.days;
                     date.days.is_some()
@@ -213,12 +269,54 @@ impl<'a> TagValues<'a> {
         v
     }
 
+    /// `UTCDate` when it has a year, else `Date`: the date the game was played.
+    fn played(&self) -> &PgnDate {
+        if self.utc_date.year.is_some() {
+            &self.utc_date
+        } else {
+            &self.date
+        }
+    }
+
     /// Year and month from `UTCDate`, else `Date`.
     pub fn month(&self) -> Month {
-        if self.utc_date.0.is_some() {
-            self.utc_date
-        } else {
-            self.date
+        let date = self.played();
+        (date.year, date.month)
+    }
+
+    /// The `TimeControl` tag's value.
+    fn time_control(&self) -> Option<&'a str> {
+        tag_column("TimeControl").and_then(|c| self.values[c])
+    }
+
+    /// What the positions of this game repeat of it.
+    pub fn facts(&self) -> GameFacts {
+        let value = |tag: &str| tag_column(tag).and_then(|c| self.values[c]);
+        let number = |tag: &str| tag_column(tag).and_then(|c| self.numbers[c]);
+        let outcome = match value("Result").map(str::trim) {
+            Some("1-0") => Some(1),
+            Some("1/2-1/2") => Some(0),
+            Some("0-1") => Some(-1),
+            _ => None,
+        };
+        let elo_sum = match (number("WhiteElo"), number("BlackElo")) {
+            (Some(w), Some(b)) => w.checked_add(b),
+            _ => None,
+        };
+        let speed = self
+            .time_control()
+            .and_then(crate::speed)
+            .and_then(|s| crate::speed::SPEEDS.iter().position(|x| *x == s))
+            .map(|i| i as u8);
+        let date = self.played();
+        let played_on = date.year.filter(|y| (0..=9999).contains(y)).map(|y| {
+            y * 10_000 + date.month.unwrap_or(0) as i32 * 100 + date.day.unwrap_or(0) as i32
+        });
+        GameFacts {
+            outcome,
+            elo_sum,
+            speed,
+            played_on,
         }
     }
 }
@@ -227,7 +325,7 @@ impl GamesBuilder {
     pub fn new(schema: SchemaRef) -> GamesBuilder {
         GamesBuilder {
             schema,
-            game_id: UInt64Builder::new(),
+            game_id: Int64Builder::new(),
             tags: TAG_COLUMNS
                 .iter()
                 .map(|(_, _, kind)| match kind {
@@ -236,6 +334,8 @@ impl GamesBuilder {
                     Kind::Int => TagBuilder::Int(Int32Builder::new()),
                 })
                 .collect(),
+            speed: StringBuilder::new(),
+            played: StringBuilder::new(),
             movetext: StringBuilder::new(),
             uci: ListBuilder::new(StringBuilder::new()).with_field(uci_item()),
             plies: UInt32Builder::new(),
@@ -268,7 +368,7 @@ impl GamesBuilder {
         movetext: &str,
         error: Option<&str>,
     ) {
-        self.game_id.append_value(id);
+        self.game_id.append_value(id as i64);
         for (column, builder) in self.tags.iter_mut().enumerate() {
             match builder {
                 TagBuilder::Text(b) => b.append_option(tags.values[column]),
@@ -276,6 +376,9 @@ impl GamesBuilder {
                 TagBuilder::Int(b) => b.append_option(tags.numbers[column]),
             }
         }
+        self.speed
+            .append_option(tags.time_control().and_then(crate::speed));
+        self.played.append_option(tags.played().played());
         self.movetext.append_value(movetext);
         for mv in record.uci_moves() {
             self.uci.values().append_value(mv);
@@ -312,6 +415,8 @@ impl GamesBuilder {
                 TagBuilder::Int(b) => Arc::new(b.finish()),
             });
         }
+        columns.push(Arc::new(self.speed.finish()));
+        columns.push(Arc::new(self.played.finish()));
         columns.push(Arc::new(self.movetext.finish()));
         columns.push(Arc::new(self.uci.finish()));
         columns.push(Arc::new(self.plies.finish()));
@@ -344,15 +449,21 @@ impl GamesBuilder {
 #[derive(Copy, Clone, Debug)]
 struct PositionRow {
     zobrist: u64,
-    game_id: u64,
+    facts: GameFacts,
+    /// [`key_columns`] of the wide key.
+    key: (i64, i64),
+    game_id: i64,
     ply: u32,
-    /// FEN, SAN and UCI as `start..end` of the arena (SAN and UCI empty at ply 0).
+    first: bool,
+    /// FEN, SAN, UCI and the next move's UCI as `start..end` of the arena (SAN and UCI empty
+    /// at ply 0, the next move empty at the last position).
     fen: (u32, u32),
     san: (u32, u32),
     uci: (u32, u32),
+    next: (u32, u32),
 }
 
-/// Positions gathered for one partition, to be sorted by zobrist and written as one file.
+/// Positions gathered for one partition, to be sorted by key and written as one file.
 #[derive(Debug, Default)]
 pub(crate) struct PositionsBuffer {
     rows: Vec<PositionRow>,
@@ -370,7 +481,7 @@ impl PositionsBuffer {
     }
 
     /// The positions of one game.
-    pub fn push_game(&mut self, game_id: u64, record: &GameRecord) {
+    pub fn push_game(&mut self, game_id: u64, record: &GameRecord, facts: GameFacts) {
         let p = &record.positions;
         for ply in 0..p.len() {
             let mut put = |range: &std::ops::Range<u32>| {
@@ -381,50 +492,106 @@ impl PositionsBuffer {
             let fen = put(&p.fen[ply]);
             let san = put(&p.san[ply]);
             let uci = put(&p.uci[ply]);
+            let start = self.text.len() as u32;
+            if let Some(next) = record.uci.get(ply) {
+                self.text.push_str(record.uci_text.get(next));
+            }
+            let next = (start, self.text.len() as u32);
             self.rows.push(PositionRow {
                 zobrist: p.zobrist[ply],
-                game_id,
+                facts,
+                key: key_columns(p.key[ply]),
+                game_id: game_id as i64,
                 ply: ply as u32,
+                first: p.first[ply],
                 fen,
                 san,
                 uci,
+                next,
             });
         }
     }
 
-    /// Sorts by zobrist, then game and ply, and hands out record batches of at most `rows`
-    /// rows; the buffer is empty afterwards.
+    /// Sorts (by zobrist for [`PositionsTable::Full`], by key for [`PositionsTable::Keys`],
+    /// then game and ply) and hands out record batches of at most `rows` rows; the buffer is
+    /// empty afterwards.
     pub fn drain_sorted(
         &mut self,
+        table: PositionsTable,
         schema: &SchemaRef,
         rows: usize,
         mut write: impl FnMut(RecordBatch) -> Result<(), crate::ConvertError>,
     ) -> Result<(), crate::ConvertError> {
-        self.rows
-            .sort_unstable_by_key(|r| (r.zobrist, r.game_id, r.ply));
+        let full = table == PositionsTable::Full;
+        if full {
+            self.rows
+                .sort_unstable_by_key(|r| (r.zobrist, r.game_id, r.ply));
+        } else {
+            self.rows
+                .sort_unstable_by_key(|r| (r.key, r.game_id, r.ply));
+        }
         let text = &self.text;
         let get = |(s, e): (u32, u32)| &text[s as usize..e as usize];
         for chunk in self.rows.chunks(rows.max(1)) {
-            let zobrist = UInt64Array::from_iter_values(chunk.iter().map(|r| r.zobrist));
-            let game_id = UInt64Array::from_iter_values(chunk.iter().map(|r| r.game_id));
-            let ply = UInt32Array::from_iter_values(chunk.iter().map(|r| r.ply));
-            let fen = StringArray::from_iter_values(chunk.iter().map(|r| get(r.fen)));
-            let san: StringArray = chunk
-                .iter()
-                .map(|r| (r.ply > 0).then(|| get(r.san)))
-                .collect();
+            let mut columns: Vec<ArrayRef> = Vec::new();
+            if full {
+                columns.push(Arc::new(UInt64Array::from_iter_values(
+                    chunk.iter().map(|r| r.zobrist),
+                )));
+            }
+            columns.push(Arc::new(Int64Array::from_iter_values(
+                chunk.iter().map(|r| r.key.0),
+            )));
+            columns.push(Arc::new(Int64Array::from_iter_values(
+                chunk.iter().map(|r| r.key.1),
+            )));
+            columns.push(Arc::new(Int64Array::from_iter_values(
+                chunk.iter().map(|r| r.game_id),
+            )));
+            columns.push(Arc::new(UInt32Array::from_iter_values(
+                chunk.iter().map(|r| r.ply),
+            )));
+            if full {
+                columns.push(Arc::new(StringArray::from_iter_values(
+                    chunk.iter().map(|r| get(r.fen)),
+                )));
+                let san: StringArray = chunk
+                    .iter()
+                    .map(|r| (r.ply > 0).then(|| get(r.san)))
+                    .collect();
+                columns.push(Arc::new(san));
+            }
             let uci: StringArray = chunk
                 .iter()
                 .map(|r| (r.ply > 0).then(|| get(r.uci)))
                 .collect();
-            let columns: Vec<ArrayRef> = vec![
-                Arc::new(zobrist),
-                Arc::new(game_id),
-                Arc::new(ply),
-                Arc::new(fen),
-                Arc::new(san),
-                Arc::new(uci),
-            ];
+            columns.push(Arc::new(uci));
+            let next: StringArray = chunk
+                .iter()
+                .map(|r| (r.next.1 > r.next.0).then(|| get(r.next)))
+                .collect();
+            columns.push(Arc::new(next));
+            columns.push(Arc::new(BooleanArray::from_iter(
+                chunk.iter().map(|r| Some(r.first)),
+            )));
+            columns.push(Arc::new(Int32Array::from_iter(
+                chunk.iter().map(|r| r.facts.outcome),
+            )));
+            columns.push(Arc::new(Int32Array::from_iter(
+                chunk.iter().map(|r| r.facts.elo_sum),
+            )));
+            let speed: StringArray = chunk
+                .iter()
+                .map(|r| {
+                    r.facts
+                        .speed
+                        .and_then(|i| crate::speed::SPEEDS.get(usize::from(i)).copied())
+                })
+                .collect();
+            columns.push(Arc::new(speed));
+            columns.push(Arc::new(Int32Array::from_iter(
+                chunk.iter().map(|r| r.facts.played_on),
+            )));
             let batch = RecordBatch::try_new(schema.clone(), columns)
                 .map_err(|e| crate::ConvertError::Worker(e.to_string()))?;
             write(batch)?;

@@ -35,8 +35,11 @@ impl Job<'_> {
         let mut w = Worker {
             job: self,
             sink: Sink::new(&self.plan, worker),
-            replayer: Replayer::new(Recorder::new(self.positions_to))
-                .with_max_depth(tabla_pgn::MAX_TREE_DEPTH),
+            replayer: Replayer::new(Recorder::new(
+                self.positions_to,
+                self.plan.positions == crate::PositionsTable::Full,
+            ))
+            .with_max_depth(tabla_pgn::MAX_TREE_DEPTH),
         };
         loop {
             let next = self.next();
@@ -109,12 +112,12 @@ impl<'j, 'a> Worker<'j, 'a> {
 
     fn open(&self, i: usize) -> Result<File, ConvertError> {
         let input = self.input(i);
-        match input {
-            Input::Path(path) => File::open(path).map_err(|source| ConvertError::Open {
+        match input.path() {
+            Some(path) => File::open(path).map_err(|source| ConvertError::Open {
                 input: input.clone(),
                 source,
             }),
-            Input::Stdin => Err(ConvertError::StdinTwice),
+            None => Err(ConvertError::StdinTwice),
         }
     }
 
@@ -304,7 +307,7 @@ impl<'j, 'a> Worker<'j, 'a> {
         let input = self.input(i).clone();
         let raw: Box<dyn Read> = match &input {
             Input::Stdin => Box::new(io::stdin().lock()),
-            Input::Path(_) => Box::new(self.open(i)?),
+            Input::Path(_) | Input::Named { .. } => Box::new(self.open(i)?),
         };
         let counted = Arc::new(AtomicU64::new(0));
         let read_error = |source: io::Error| stream_error(&input, source);

@@ -8,7 +8,7 @@ use common::*;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::statistics::Statistics;
 use std::collections::BTreeMap;
-use tabla_convert::Limits;
+use tabla_convert::{Limits, PositionsTable};
 
 /// The Polyglot book format's test vectors: the keys after 1. e4 d5 2. e5 f5 3. Ke2 Kf7.
 const POLYGLOT: [(&str, u64, &str); 7] = [
@@ -62,7 +62,7 @@ fn keys_fens_and_moves_match_the_polyglot_test_vectors() {
     for (max_ply, rows) in [(None, 7), (Some(3), 4), (Some(0), 1)] {
         let out = dir.path().join(format!("out{rows}"));
         let mut opts = options(std::slice::from_ref(&path), &out, 1);
-        opts.positions = true;
+        opts.positions = PositionsTable::Full;
         opts.max_ply = max_ply;
         let summary = run(&opts, &Limits::default());
         assert_eq!(summary.positions, rows as u64);
@@ -99,7 +99,7 @@ fn positions_files_are_sorted_by_key_and_their_statistics_skip_row_groups() {
         &out,
         2,
     );
-    opts.positions = true;
+    opts.positions = PositionsTable::Full;
     opts.max_ply = Some(30);
     // Small files and row groups, so that there are many of each (about 4,300 positions).
     let limits = Limits {
@@ -125,7 +125,8 @@ fn positions_files_are_sorted_by_key_and_their_statistics_skip_row_groups() {
     let (mut groups, mut candidates, mut matched) = (0, 0, 0);
     for (path, rows) in &files {
         let keys: Vec<(u64, u64, u32)> =
-            rows.iter().map(|r| (r.zobrist, r.game_id, r.ply)).collect();
+            // game_id sorts as the signed number the column holds.
+            rows.iter().map(|r| (r.zobrist, r.game_id as i64 as u64 ^ (1 << 63), r.ply)).collect();
         assert!(
             keys.windows(2).all(|w| w[0] < w[1]),
             "{} is sorted",
@@ -194,4 +195,174 @@ fn positions_files_are_sorted_by_key_and_their_statistics_skip_row_groups() {
         candidates * 10 <= groups,
         "{candidates} of {groups} row groups to read for one key"
     );
+}
+
+#[test]
+fn wide_keys_next_moves_and_first_visits() {
+    // A game that repeats the start position (1. Nf3 Nf6 2. Ng1 Ng8) and goes on.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("repeat.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"Repeat\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. e4 e5 1-0\n\n[Event \"Two\"]\n\n1. d4 *\n",
+    )
+    .expect("write");
+    let full_out = dir.path().join("full");
+    let mut opts = options(std::slice::from_ref(&path), &full_out, 1);
+    opts.positions = PositionsTable::Full;
+    run(&opts, &Limits::default());
+    let mut full: Vec<PositionRow> = read_positions(&full_out)
+        .into_iter()
+        .flat_map(|(_, rows)| rows)
+        .collect();
+    full.sort_by_key(|r| (r.game_id, r.ply));
+    let mut by_game: BTreeMap<u64, Vec<&PositionRow>> = BTreeMap::new();
+    for row in &full {
+        by_game.entry(row.game_id).or_default().push(row);
+    }
+    for rows in by_game.values() {
+        let mut seen = std::collections::HashSet::new();
+        for (i, row) in rows.iter().enumerate() {
+            // The key is the position's own, read back from its FEN.
+            let pos = tabla::Position::from_fen(&row.fen).expect("fen");
+            assert_eq!(row.key, pos.wide_key(), "{}", row.fen);
+            // The next move is the move that led to the next position.
+            assert_eq!(row.next_uci, rows.get(i + 1).and_then(|n| n.uci.clone()));
+            assert_eq!(row.first, seen.insert(row.key));
+        }
+    }
+    let repeat = by_game
+        .values()
+        .find(|rows| rows.len() == 7)
+        .expect("the repeating game");
+    let firsts: Vec<bool> = repeat.iter().map(|r| r.first).collect();
+    assert_eq!(firsts, [true, true, true, true, false, true, true]);
+
+    // The keys-only table holds the same rows without zobrist, FEN and SAN, sorted by key.
+    let keys_out = dir.path().join("keys");
+    let mut opts = options(std::slice::from_ref(&path), &keys_out, 1);
+    opts.positions = PositionsTable::Keys;
+    run(&opts, &Limits::default());
+    let files = parquet_files(&keys_out.join("positions"));
+    let mut keyed = Vec::new();
+    for file in &files {
+        let mut in_file = Vec::new();
+        for batch in read_batches(file) {
+            let schema = batch.schema();
+            let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+            assert_eq!(
+                names,
+                [
+                    "key_hi",
+                    "key_lo",
+                    "game_id",
+                    "ply",
+                    "uci",
+                    "next_uci",
+                    "first",
+                    "outcome",
+                    "elo_sum",
+                    "speed",
+                    "played_on"
+                ]
+            );
+            let int = |name: &str| {
+                batch
+                    .column_by_name(name)
+                    .expect(name)
+                    .as_any()
+                    .downcast_ref::<arrow_array::Int64Array>()
+                    .expect("Int64")
+                    .clone()
+            };
+            let (hi, lo, id) = (int("key_hi"), int("key_lo"), int("game_id"));
+            for i in 0..batch.num_rows() {
+                in_file.push((hi.value(i), lo.value(i), id.value(i)));
+            }
+        }
+        assert!(
+            in_file.windows(2).all(|w| w[0] <= w[1]),
+            "sorted by (key_hi, key_lo, game_id)"
+        );
+        keyed.extend(
+            in_file
+                .into_iter()
+                .map(|(hi, lo, id)| (tabla_convert::key_from_columns(hi, lo), id as u64)),
+        );
+    }
+    keyed.sort();
+    let mut want: Vec<(u128, u64)> = full.iter().map(|r| (r.key, r.game_id)).collect();
+    want.sort();
+    assert_eq!(keyed, want);
+}
+
+#[test]
+fn positions_repeat_their_games_outcome_elo_sum_speed_and_date() {
+    // Values worked out by hand from the tags: 0-1 is -1; 1500 + 1620; 180+2 is 180 + 80 s,
+    // blitz; UTCDate wins over Date. The second game: `*`, one Elo, no time control, a year.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("facts.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"A\"]\n[Date \"2020.01.01\"]\n[UTCDate \"2024.03.09\"]\n[Result \"0-1\"]\n\
+         [WhiteElo \"1500\"]\n[BlackElo \"1620\"]\n[TimeControl \"180+2\"]\n\n1. e4 e5 0-1\n\n\
+         [Event \"B\"]\n[Date \"1988\"]\n[Result \"*\"]\n[WhiteElo \"2000\"]\n\n1. d4 *\n",
+    )
+    .expect("write");
+    let out = dir.path().join("out");
+    let mut opts = options(std::slice::from_ref(&path), &out, 1);
+    opts.positions = PositionsTable::Keys;
+    run(&opts, &Limits::default());
+    let mut rows = Vec::new();
+    for file in parquet_files(&out.join("positions")) {
+        for batch in read_batches(&file) {
+            let ints = |name: &str| {
+                batch
+                    .column_by_name(name)
+                    .expect(name)
+                    .as_any()
+                    .downcast_ref::<arrow_array::Int32Array>()
+                    .expect("Int32")
+                    .clone()
+            };
+            let speed = batch
+                .column_by_name("speed")
+                .expect("speed")
+                .as_any()
+                .downcast_ref::<arrow_array::StringArray>()
+                .expect("Utf8")
+                .clone();
+            let ply = batch
+                .column_by_name("ply")
+                .expect("ply")
+                .as_any()
+                .downcast_ref::<arrow_array::UInt32Array>()
+                .expect("UInt32")
+                .clone();
+            let (outcome, elo, played) = (ints("outcome"), ints("elo_sum"), ints("played_on"));
+            use arrow_array::Array;
+            let get = |a: &arrow_array::Int32Array, i: usize| a.is_valid(i).then(|| a.value(i));
+            for i in 0..batch.num_rows() {
+                rows.push((
+                    get(&played, i),
+                    ply.value(i),
+                    get(&outcome, i),
+                    get(&elo, i),
+                    speed.is_valid(i).then(|| speed.value(i).to_owned()),
+                ));
+            }
+        }
+    }
+    rows.sort();
+    let a = |ply| {
+        (
+            Some(20240309),
+            ply,
+            Some(-1),
+            Some(3120),
+            Some("blitz".to_owned()),
+        )
+    };
+    let b = |ply| (Some(19880000), ply, None, None, None);
+    assert_eq!(rows, [b(0), b(1), a(0), a(1), a(2)]);
 }

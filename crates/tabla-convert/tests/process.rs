@@ -7,7 +7,9 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use tabla_convert::{ConvertError, Input, Limits, NoProgress, ProgressSink, convert_with};
+use tabla_convert::{
+    ConvertError, Input, Limits, NoProgress, PositionsTable, ProgressSink, convert_with,
+};
 
 /// Set in the child: what to do and where to write.
 const CHILD_MODE: &str = "TABLA_CONVERT_TEST_CHILD";
@@ -52,7 +54,7 @@ fn as_child() -> Option<()> {
     let result = match mode.as_str() {
         "slow" => {
             let mut opts = options(&[input], &out, 2);
-            opts.positions = true;
+            opts.positions = PositionsTable::Full;
             convert_with(&opts, &small_files(), &Slow)
         }
         "stdin" => {

@@ -1,5 +1,5 @@
 //! What `tabla serve` can be told: where to listen, how large a PGN may be, where the KBNK
-//! table lives, the sample game.
+//! table lives, the sample game, the game database.
 
 use crate::sample::SAMPLE_PGN;
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
 
 /// The server's settings; [`Default`] gives `127.0.0.1:8080`, a 16 MiB body limit, the KBNK
-/// table at [`tabla_endgame::default_path`] and the built-in sample game.
+/// table at [`tabla_endgame::default_path`], the built-in sample game and no game database.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
     /// The address to listen on (a host name or an IP address).
@@ -22,6 +22,9 @@ pub struct ServeConfig {
     pub kbnk_path: Option<PathBuf>,
     /// The PGN the browser shows before the user loads one.
     pub sample_pgn: String,
+    /// The game database (a directory made by `tabla db import`) behind the `/api/db` routes;
+    /// `None`: those routes say how to make one.
+    pub db: Option<PathBuf>,
 }
 
 impl Default for ServeConfig {
@@ -32,6 +35,7 @@ impl Default for ServeConfig {
             body_limit: DEFAULT_BODY_LIMIT,
             kbnk_path: None,
             sample_pgn: SAMPLE_PGN.to_owned(),
+            db: None,
         }
     }
 }

@@ -3,7 +3,10 @@
 mod api_error;
 mod assets;
 mod config;
+mod db;
+mod db_params;
 mod engine;
+mod game_db;
 mod kbnk;
 mod notation;
 mod pgn;
@@ -20,6 +23,7 @@ pub mod suggest;
 
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
 pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
+pub use game_db::{GameDb, NO_DB_HINT};
 pub use router::router;
 pub use sample::SAMPLE_PGN;
 pub use server::{load_kbnk, serve, serve_blocking};

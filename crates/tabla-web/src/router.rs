@@ -2,7 +2,7 @@
 
 use crate::api_error::ApiError;
 use crate::state::AppState;
-use crate::{assets, kbnk, pgn, pgn_game, pgn_index, position, suggest};
+use crate::{assets, db, kbnk, pgn, pgn_game, pgn_index, position, suggest};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -28,6 +28,11 @@ pub fn router(state: AppState) -> Router {
             post(pgn_game::pgn_game).layer(DefaultBodyLimit::max(limit)),
         )
         .route("/api/sample", get(sample))
+        .route("/api/db", get(db::info))
+        .route("/api/db/explore", get(db::explore))
+        .route("/api/db/search", get(db::search))
+        .route("/api/db/games", get(db::games))
+        .route("/api/db/game/{id}", get(db::game))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(assets::asset)
         .with_state(state)

@@ -1,7 +1,8 @@
-//! Starting the server: the KBNK table, the listener, shutdown on Ctrl-C.
+//! Starting the server: the game database, the KBNK table, the listener, shutdown on Ctrl-C.
 
 use crate::config::ServeConfig;
 use crate::engine::{EngineSlot, EngineSuggester};
+use crate::game_db::GameDb;
 use crate::router::router;
 use crate::state::AppState;
 use anyhow::Context as _;
@@ -28,9 +29,23 @@ pub fn load_kbnk(path: Option<&Path>) -> (Table, String) {
     }
 }
 
-/// Runs `tabla serve`: loads (or builds) the KBNK table, listens on `host:port` and serves the
-/// API and the front end until Ctrl-C. Prints the address to stderr.
+/// Runs `tabla serve`: opens the game database (when given: an error if it is not one), loads
+/// (or builds) the KBNK table, listens on `host:port` and serves the API and the front end until
+/// Ctrl-C. Prints the address to stderr.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+    // The database first: a wrong --db fails at once, not after the tables are built.
+    let db = match config.db.clone() {
+        None => None,
+        Some(dir) => {
+            let shown = dir.display().to_string();
+            let db = tokio::task::spawn_blocking(move || GameDb::open(&dir))
+                .await
+                .context("opening the game database")??;
+            let games = db.database().manifest().games();
+            eprintln!("game database: {shown} ({games} games)");
+            Some(Arc::new(db))
+        }
+    };
     let kbnk_path = config.kbnk_path.clone();
     let (table, note) = tokio::task::spawn_blocking(move || load_kbnk(kbnk_path.as_deref()))
         .await
@@ -44,6 +59,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::new(tables)))));
     state.body_limit = config.body_limit;
     state.sample_pgn = Arc::from(config.sample_pgn.as_str());
+    state.db = db;
     let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port))
         .await
         .with_context(|| format!("cannot listen on {}:{}", config.host, config.port))?;

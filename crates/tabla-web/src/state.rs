@@ -2,12 +2,14 @@
 
 use crate::config::DEFAULT_BODY_LIMIT;
 use crate::engine::{EngineSlot, EngineSuggester};
+use crate::game_db::GameDb;
 use crate::sample::SAMPLE_PGN;
 use std::sync::Arc;
 use tabla_endgame::Table;
 use tokio::sync::Semaphore;
 
-/// The application's shared state: the KBNK table, the sample game, the limits.
+/// The application's shared state: the KBNK table, the sample game, the limits, the engine and
+/// the game database.
 #[derive(Clone)]
 pub struct AppState {
     /// The KBNK solution base.
@@ -20,11 +22,14 @@ pub struct AppState {
     pub pgn_permits: Arc<Semaphore>,
     /// The engine behind `GET /api/suggest`.
     pub engine: EngineSlot,
+    /// The game database behind the `/api/db` routes (`tabla serve --db DIR`), if any.
+    pub db: Option<Arc<GameDb>>,
 }
 
 impl AppState {
     /// A state over a KBNK table, with the built-in sample, the default body limit and the engine
-    /// (without endgame tables; [`serve`](crate::serve) gives it KBNK, KQK and KRK).
+    /// (without endgame tables; [`serve`](crate::serve) gives it KBNK, KQK and KRK), and no game
+    /// database.
     pub fn new(kbnk: Arc<Table>) -> AppState {
         AppState {
             kbnk,
@@ -32,6 +37,7 @@ impl AppState {
             body_limit: DEFAULT_BODY_LIMIT,
             pgn_permits: Arc::new(Semaphore::new(2)),
             engine: EngineSlot::new(Arc::new(EngineSuggester::new(None))),
+            db: None,
         }
     }
 }

@@ -524,7 +524,7 @@ async fn suggest_refuses_bad_input() {
 
 #[tokio::test]
 async fn pages_and_assets_are_served_from_the_binary() {
-    for page in ["/", "/kbnk", "/analysis", "/pgn"] {
+    for page in ["/", "/kbnk", "/analysis", "/pgn", "/games"] {
         let a = get(page).await;
         assert_eq!(a.status, StatusCode::OK, "{page}");
         assert!(a.content_type.starts_with("text/html"), "{page}");

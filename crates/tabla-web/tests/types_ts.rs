@@ -16,7 +16,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{Answer, app, app_with_limit, enc, get, post};
+use common::{Answer, app, app_with_db, app_with_limit, enc, get, import_test_db, post, send};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -479,7 +479,7 @@ fn short(value: &Value) -> String {
 
 /// Every route of the router: method, path, and the type of `types.ts` its JSON answer is read
 /// as (`None`: not JSON).
-const ROUTES: [(&str, &str, Option<&str>); 8] = [
+const ROUTES: [(&str, &str, Option<&str>); 13] = [
     ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
     ("GET", "/api/kbnk", Some("KbnkJson")),
@@ -488,6 +488,11 @@ const ROUTES: [(&str, &str, Option<&str>); 8] = [
     ("POST", "/api/pgn/index", Some("PgnIndex")),
     ("POST", "/api/pgn/game", Some("PgnGameWithText")),
     ("GET", "/api/sample", None),
+    ("GET", "/api/db", Some("DbStatusJson")),
+    ("GET", "/api/db/explore", Some("DbExplorerJson")),
+    ("GET", "/api/db/search", Some("DbGameList")),
+    ("GET", "/api/db/games", Some("DbGameList")),
+    ("GET", "/api/db/game/{id}", Some("PgnGameWithText")),
 ];
 
 /// Every error answer's type.
@@ -617,6 +622,66 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
         get("/api/nothing").await,
         ERROR_TYPE,
     );
+
+    // The game database: without one, then with testdata's games imported.
+    keep(
+        "GET /api/db (none)".into(),
+        get("/api/db").await,
+        "DbStatusJson",
+    );
+    keep(
+        "GET /api/db/explore (none)".into(),
+        get("/api/db/explore?fen=startpos").await,
+        "DbExplorerJson",
+    );
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().to_owned();
+    let db = std::sync::Arc::new(
+        tokio::task::spawn_blocking(move || import_test_db(&path))
+            .await
+            .expect("the import runs"),
+    );
+    let db_get = |uri: String| {
+        let app = app_with_db(db.clone());
+        async move {
+            let req = axum::http::Request::get(uri.as_str())
+                .body(axum::body::Body::empty())
+                .expect("request");
+            send(app, req).await
+        }
+    };
+    keep(
+        "GET /api/db".into(),
+        db_get("/api/db".into()).await,
+        "DbStatusJson",
+    );
+    // The start (moves with ratings and months, games listed), a position no game reached,
+    // a bad FEN.
+    for fen in [START, mate, "not a fen"] {
+        let uri = format!("/api/db/explore?fen={}", enc(fen));
+        keep(uri.clone(), db_get(uri).await, "DbExplorerJson");
+    }
+    let start = db_get("/api/db/explore?fen=startpos".into()).await.json();
+    let id = start["top_games"][0]["id"]
+        .as_str()
+        .expect("a game")
+        .to_owned();
+    for uri in [
+        "/api/db/search?moves=e4&limit=3",
+        "/api/db/search?material=KRvK&either_color=1",
+        "/api/db/search?pattern=wKz9",
+    ] {
+        keep(uri.into(), db_get(uri.into()).await, "DbGameList");
+    }
+    for uri in [
+        "/api/db/games?limit=3&offset=2",
+        "/api/db/games?speed=turbo",
+    ] {
+        keep(uri.into(), db_get(uri.into()).await, "DbGameList");
+    }
+    for uri in [format!("/api/db/game/{id}"), "/api/db/game/1".to_owned()] {
+        keep(uri.clone(), db_get(uri).await, "PgnGameWithText");
+    }
     out
 }
 

@@ -6,9 +6,12 @@ import { describe, test } from 'node:test';
 import {
   type PgnState,
   clampGame,
+  dbEntry,
   downloadName,
+  excursionLine,
   filterGames,
   fromQuery,
+  gameMove,
   gameRequest,
   gameTitle,
   initialState,
@@ -17,13 +20,17 @@ import {
   listNote,
   loadSummary,
   loaded,
+  loadedDbGame,
   mainlineCells,
   moveTo,
   needsNumber,
   opened,
   playRestart,
+  playedOff,
   selected,
+  shownFen,
   stepTarget,
+  stepped,
   toQuery,
   toggledNotation,
   withSuggestion,
@@ -36,6 +43,9 @@ const AFTER = {
   e4e5Nf3: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2',
   d4: 'rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1',
   d4d5: 'rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2',
+  e4c5: 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2',
+  e4c5Nf3: 'rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2',
+  e4e5Nc3: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2',
 };
 
 function mv(san: string, uci: string, fen: string, more: Partial<PgnMove> = {}): PgnMove {
@@ -242,15 +252,92 @@ describe('the game open', () => {
 
 describe('the address', () => {
   test('the game and position asked for', () => {
-    assert.deepEqual(fromQuery('?game=2&ply=14v1.3'), { first: 1, ply: '14v1.3' });
-    assert.deepEqual(fromQuery(''), { first: 0, ply: null });
-    assert.deepEqual(fromQuery('?game=0'), { first: 0, ply: null });
-    assert.deepEqual(fromQuery('?game=abc&ply=3'), { first: 0, ply: '3' });
+    assert.deepEqual(fromQuery('?game=2&ply=14v1.3'), { first: 1, db: null, ply: '14v1.3' });
+    assert.deepEqual(fromQuery(''), { first: 0, db: null, ply: null });
+    assert.deepEqual(fromQuery('?game=0'), { first: 0, db: null, ply: null });
+    assert.deepEqual(fromQuery('?game=abc&ply=3'), { first: 0, db: null, ply: '3' });
+    assert.deepEqual(fromQuery('?db=-8675309&ply=12'), { first: 0, db: '-8675309', ply: '12' });
   });
 
   test('the position shown', () => {
     assert.equal(toQuery(initialState(false)), null);
     assert.deepEqual(toQuery(open('1v1.2')), { game: 1, ply: '1v1.2' });
     assert.deepEqual(toQuery(opened(selected(open(), 2), 2, game(), '3')), { game: 3, ply: '3' });
+    const fromDb = loadedDbGame(open(), '42', new Blob([game().pgn]), game());
+    assert.deepEqual(toQuery(opened(fromDb, 0, game(), '2')), { db: '42', ply: '2' });
+    // A PGN loaded afterwards is no longer the database's game.
+    assert.deepEqual(toQuery(opened(loaded(fromDb, SOURCE, INDEX, 1), 1, game(), '1')), { game: 2, ply: '1' });
+  });
+});
+
+describe('a game of the database', () => {
+  test('is the only game of the list, read again from its own text', () => {
+    const text = new Blob([game().pgn]);
+    const s = loadedDbGame(open('2'), '42', text, game());
+    assert.equal(s.dbGame, '42');
+    assert.equal(s.source, text);
+    assert.equal(s.game, null);
+    assert.equal(s.excursion, null);
+    assert.deepEqual(s.entries, [
+      {
+        index: 0,
+        start: 0,
+        end: text.size,
+        line: 1,
+        column: 1,
+        tags: { Event: 'London', Site: '?', Date: '1851.06.21', White: 'Anderssen', Black: 'Kieseritzky' },
+        result: '*',
+        plies: 3,
+        error: null,
+        warnings: [],
+      },
+    ]);
+    assert.deepEqual(gameRequest(s.entries[0]), { path: '/api/pgn/game?index=0&start=0&line=1&column=1', start: 0, end: text.size });
+    assert.deepEqual(dbEntry(game({ error: 'stopped', warnings: ['w'] }), 9).error, 'stopped');
+  });
+});
+
+describe('moves played from the explorer', () => {
+  test("the game's own move leads into the game, another one past it", () => {
+    const s = open('0');
+    assert.equal(gameMove(s, 'e2e4')?.id, '1');
+    assert.equal(gameMove(s, 'd2d4')?.id, '1v1.1');
+    assert.equal(gameMove(s, 'g1f3'), null);
+    assert.equal(gameMove(open('3'), 'e1e2'), null);
+  });
+
+  test('past the game: the board, the line, back, and back to the game', () => {
+    let s = withSuggestion(open('1'), 'g8f6');
+    assert.equal(shownFen(s), AFTER.e4);
+    s = playedOff(s, { uci: 'c7c5', san: 'c5', fen: AFTER.e4c5 });
+    assert.equal(s.suggested, null);
+    assert.equal(shownFen(s), AFTER.e4c5);
+    assert.equal(s.current?.id, '1');
+    // No game move from a position past the game, even one the game has at its node.
+    assert.equal(gameMove(s, 'g1f3'), null);
+    s = playedOff(s, { uci: 'g1f3', san: 'Nf3', fen: AFTER.e4c5Nf3 });
+    assert.equal(excursionLine(s), '1... c5 2. Nf3');
+    assert.equal(stepped(s, 'next'), s);
+    s = stepped(s, 'prev');
+    assert.equal(excursionLine(s), '1... c5');
+    assert.equal(stepped(s, 'prev').excursion, null);
+    assert.equal(shownFen(stepped(s, 'prev')), AFTER.e4);
+    // A step to the game's own positions leaves the moves past it.
+    const last = stepped(s, 'last');
+    assert.equal(last.excursion, null);
+    assert.equal(last.current?.id, '3');
+    const back = moveTo(s, s.current);
+    assert.equal(back.excursion, null);
+    assert.equal(shownFen(back), AFTER.e4);
+    assert.equal(excursionLine(open('2')), '');
+    // From White's move the number comes first.
+    const white = playedOff(open('2'), { uci: 'b1c3', san: 'Nc3', fen: AFTER.e4e5Nc3 });
+    assert.equal(excursionLine(white), '2. Nc3');
+  });
+
+  test('steps on the game are those of the move controls', () => {
+    const s = open('1');
+    assert.equal(stepped(s, 'next').current?.id, '2');
+    assert.equal(stepped(s, 'first').current?.id, '0');
   });
 });

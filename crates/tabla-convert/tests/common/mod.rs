@@ -5,14 +5,14 @@
 #![allow(dead_code, unused_imports)] // each test file uses its own part of this module
 
 use arrow_array::{
-    Array, Date32Array, Int32Array, ListArray, RecordBatch, StringArray, StructArray, UInt32Array,
-    UInt64Array,
+    Array, BooleanArray, Date32Array, Int32Array, Int64Array, ListArray, RecordBatch, StringArray,
+    StructArray, UInt32Array, UInt64Array,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tabla_convert::{Input, Limits, NoProgress, Options, Summary, convert_with};
+use tabla_convert::{Input, Limits, NoProgress, Options, PositionsTable, Summary, convert_with};
 
 pub use tabla_testdata::{Expected, PgnSet, corpus, testdata};
 
@@ -46,6 +46,10 @@ pub struct PositionRow {
     pub fen: String,
     pub san: Option<String>,
     pub uci: Option<String>,
+    /// `key_hi` and `key_lo` joined.
+    pub key: u128,
+    pub next_uci: Option<String>,
+    pub first: bool,
 }
 
 /// Every `*.parquet` file under `dir`, sorted.
@@ -130,7 +134,7 @@ pub fn read_games(out: &Path) -> Vec<GameRow> {
     for path in parquet_files(&out.join("games")) {
         let partition = partition_of(&path);
         for batch in read_batches(&path) {
-            let id = column::<UInt64Array>(&batch, "game_id");
+            let id = column::<Int64Array>(&batch, "game_id");
             let event = column::<StringArray>(&batch, "event");
             let white = column::<StringArray>(&batch, "white");
             let date = column::<Date32Array>(&batch, "date");
@@ -164,7 +168,7 @@ pub fn read_games(out: &Path) -> Vec<GameRow> {
                 let values = pairs.column(1).as_any().downcast_ref::<StringArray>();
                 let (names, values) = (names.expect("names"), values.expect("values"));
                 rows.push(GameRow {
-                    game_id: id.value(i),
+                    game_id: id.value(i) as u64,
                     event: text(event, i),
                     white: text(white, i),
                     date: date.is_valid(i).then(|| date.value(i)),
@@ -200,19 +204,26 @@ pub fn read_positions(out: &Path) -> Vec<(PathBuf, Vec<PositionRow>)> {
         let mut rows = Vec::new();
         for batch in read_batches(&path) {
             let zobrist = column::<UInt64Array>(&batch, "zobrist");
-            let id = column::<UInt64Array>(&batch, "game_id");
+            let id = column::<Int64Array>(&batch, "game_id");
             let ply = column::<UInt32Array>(&batch, "ply");
             let fen = column::<StringArray>(&batch, "fen");
             let san = column::<StringArray>(&batch, "san");
             let uci = column::<StringArray>(&batch, "uci");
+            let key_hi = column::<Int64Array>(&batch, "key_hi");
+            let key_lo = column::<Int64Array>(&batch, "key_lo");
+            let next_uci = column::<StringArray>(&batch, "next_uci");
+            let first = column::<BooleanArray>(&batch, "first");
             for i in 0..batch.num_rows() {
                 rows.push(PositionRow {
                     zobrist: zobrist.value(i),
-                    game_id: id.value(i),
+                    game_id: id.value(i) as u64,
                     ply: ply.value(i),
                     fen: fen.value(i).to_owned(),
                     san: text(san, i),
                     uci: text(uci, i),
+                    key: tabla_convert::key_from_columns(key_hi.value(i), key_lo.value(i)),
+                    next_uci: text(next_uci, i),
+                    first: first.value(i),
                 });
             }
         }
@@ -226,7 +237,7 @@ pub fn options(inputs: &[PathBuf], out: &Path, threads: usize) -> Options {
     Options {
         inputs: inputs.iter().cloned().map(Input::Path).collect(),
         out_dir: out.to_owned(),
-        positions: false,
+        positions: PositionsTable::None,
         max_ply: None,
         threads: NonZeroUsize::new(threads).expect("threads"),
     }

@@ -7,9 +7,11 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::Value;
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
+use tabla_db::{Database, EngineOptions, ImportOptions, import};
 use tabla_endgame::{Material, Table, generate};
-use tabla_web::{AppState, router};
+use tabla_web::{AppState, GameDb, router};
 use tower::ServiceExt;
 
 /// The KBNK table, generated once per test binary.
@@ -30,6 +32,34 @@ pub fn app_with_limit(limit: usize) -> Router {
     let mut state = AppState::new(table());
     state.body_limit = limit;
     router(state)
+}
+
+/// The application with a game database.
+pub fn app_with_db(db: Arc<GameDb>) -> Router {
+    let mut state = AppState::new(table());
+    state.db = Some(db);
+    router(state)
+}
+
+/// The PGN file the database tests import: 80 lichess games (ratings, speeds, dates).
+pub const DB_PGN: &str = "lichess_db_1000k.pgn";
+
+/// Imports testdata's [`DB_PGN`] into a new database in `dir` and opens it, as
+/// `tabla serve --db` does (with two threads). Blocking: not on an async worker thread.
+pub fn import_test_db(dir: &Path) -> GameDb {
+    let engine = EngineOptions {
+        threads: 2,
+        memory: 128 << 20,
+        spill_dir: None,
+    };
+    let options = ImportOptions {
+        db: dir.to_owned(),
+        inputs: vec![tabla_testdata::testdata().path(DB_PGN)],
+        max_ply: None,
+        engine: engine.clone(),
+    };
+    import(&options, &tabla_convert::NoProgress).expect("import testdata into a database");
+    GameDb::new(Database::open_with(dir, &engine).expect("open the database"))
 }
 
 /// An answer: status, content type and body.

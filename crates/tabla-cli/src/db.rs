@@ -1,0 +1,412 @@
+//! `tabla db`: a game collection as a database (import, info, explore, search, export, sql).
+
+use clap::{Args, Subcommand};
+use std::io::Write;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::time::Instant;
+use tabla_db::{
+    Database, EngineOptions, Filters, Format, ImportOptions, Material, SearchQuery, Side, Target,
+    YearMonth,
+};
+
+/// The `tabla db` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum DbCommand {
+    /// Add PGN or .pgn.zst files to a database (created when missing) as one import.
+    Import(ImportArgs),
+    /// What a database holds: games, positions, table sizes, max-ply, schema version.
+    Info(InfoArgs),
+    /// The opening explorer: moves played from a position, their results, top and recent games.
+    Explore(ExploreArgs),
+    /// Position search: games that reach a position, a material balance or a pattern, at any ply.
+    Search(SearchArgs),
+    /// Write the database's games (under the filters, or those that reached a position) as PGN.
+    Export(ExportArgs),
+    /// Run a read-only SQL query over the tables games, positions and explorer.
+    Sql(SqlArgs),
+}
+
+/// The database directory, and what the query engine may use.
+#[derive(Args, Debug)]
+pub struct DbArgs {
+    /// The database directory.
+    #[arg(long, value_name = "DIR")]
+    db: PathBuf,
+    /// Threads (default: every core).
+    #[arg(long, value_name = "N")]
+    threads: Option<NonZeroUsize>,
+    /// Memory for sorts, joins and aggregations before they spill to disk, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    memory: usize,
+}
+
+impl DbArgs {
+    fn engine(&self) -> EngineOptions {
+        EngineOptions {
+            threads: self
+                .threads
+                .unwrap_or_else(|| {
+                    std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
+                })
+                .get(),
+            memory: self.memory.max(16) << 20,
+            spill_dir: None,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// PGN or .pgn.zst files.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// Positions counted by the explorer: plies 0 to N - 1 of each game. Fixed when the
+    /// database is created (default 50).
+    #[arg(long, value_name = "N")]
+    max_ply: Option<u32>,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The explorer's and the search's filters.
+#[derive(Args, Debug)]
+pub struct FilterArgs {
+    /// Average Elo of both players (rounded down), MIN-MAX inclusive; `2000-` or `-1500` for an
+    /// open end. Games without both Elos are left out.
+    #[arg(long, value_name = "MIN-MAX", allow_hyphen_values = true)]
+    rating: Option<String>,
+    /// Speeds, from TimeControl by lichess's thresholds: bullet,blitz,rapid,classical,correspondence.
+    #[arg(long, value_name = "LIST")]
+    speed: Option<String>,
+    /// Games played in this month or later (UTCDate, else Date); games without a known month are
+    /// left out.
+    #[arg(long, value_name = "YYYY-MM")]
+    since: Option<String>,
+    /// Games played in this month or earlier.
+    #[arg(long, value_name = "YYYY-MM")]
+    until: Option<String>,
+    /// A player's games: the name exactly as in the White or Black tag.
+    #[arg(long, value_name = "NAME")]
+    player: Option<String>,
+    /// With --player: only the games where the player had this colour.
+    #[arg(long, value_name = "white|black", requires = "player")]
+    color: Option<String>,
+}
+
+impl FilterArgs {
+    fn filters(&self) -> anyhow::Result<Filters> {
+        let filters = Filters {
+            rating: self
+                .rating
+                .as_deref()
+                .map(Filters::parse_rating)
+                .transpose()?,
+            speeds: self
+                .speed
+                .as_deref()
+                .map(Filters::parse_speeds)
+                .transpose()?
+                .unwrap_or_default(),
+            since: self.since.as_deref().map(YearMonth::parse).transpose()?,
+            until: self.until.as_deref().map(YearMonth::parse).transpose()?,
+            player: self.player.clone(),
+            color: match self.color.as_deref() {
+                None => None,
+                Some("white") => Some(Side::White),
+                Some("black") => Some(Side::Black),
+                Some(other) => anyhow::bail!("--color {other:?}: white or black"),
+            },
+        };
+        filters.validate()?;
+        Ok(filters)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// The position as a FEN (`startpos` for the standard start).
+    #[arg(long, value_name = "FEN", conflicts_with = "moves")]
+    fen: Option<String>,
+    /// The position after these moves from the standard start (SAN or UCI, e.g. "e4 e5 Nf3").
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// This exact position, reached by any move order (`startpos` for the standard start).
+    #[arg(long, value_name = "FEN", group = "what")]
+    fen: Option<String>,
+    /// The position after these moves from the standard start (SAN or UCI).
+    #[arg(long, value_name = "MOVES", group = "what")]
+    moves: Option<String>,
+    /// A material balance: White's pieces, v, Black's, e.g. KRPvKR.
+    #[arg(long, value_name = "BALANCE", group = "what")]
+    material: Option<String>,
+    /// With --material: match the balance with the colours swapped too.
+    #[arg(long, requires = "material")]
+    either_color: bool,
+    /// Pieces on squares, e.g. "wKg1,wRf1,bKg8" (colour w/b, piece KQRBNP, square).
+    #[arg(long, value_name = "PATTERN", group = "what")]
+    pattern: Option<String>,
+    #[command(flatten)]
+    filters: FilterArgs,
+    /// How many games to list.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    limit: usize,
+    /// Skip this many games of the list.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    offset: usize,
+    /// Print JSON: {"total", "games": [...]}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Only the games that reached this position (at any ply).
+    #[arg(long, value_name = "FEN", conflicts_with = "moves")]
+    fen: Option<String>,
+    /// Only the games that reached the position after these moves (SAN or UCI).
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
+    #[command(flatten)]
+    filters: FilterArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SqlArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// The query.
+    query: String,
+    /// Print a JSON array of row objects.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV.
+    #[arg(long)]
+    csv: bool,
+}
+
+/// Runs a `tabla db` subcommand.
+pub fn run(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    match command {
+        DbCommand::Import(args) => import(args, out),
+        DbCommand::Info(args) => {
+            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let info = db.info()?;
+            if args.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&info)?)?;
+                return Ok(());
+            }
+            writeln!(out, "database        {}", info.db)?;
+            writeln!(out, "schema version  {}", info.schema_version)?;
+            writeln!(out, "max-ply         {}", info.max_ply)?;
+            writeln!(out, "imports         {}", info.batches)?;
+            writeln!(out, "games           {}", info.games)?;
+            writeln!(out, "errors          {}", info.errors)?;
+            writeln!(out, "warnings        {}", info.warnings)?;
+            writeln!(out, "positions       {}", info.positions)?;
+            writeln!(out, "input bytes     {}", info.input_bytes)?;
+            for t in &info.table_bytes {
+                writeln!(
+                    out,
+                    "table {:<9} {} bytes in {} files",
+                    t.table, t.bytes, t.files
+                )?;
+            }
+            Ok(())
+        }
+        DbCommand::Explore(args) => {
+            let target = match (args.fen, args.moves) {
+                (Some(fen), _) => Target::Fen(fen),
+                (None, Some(moves)) => Target::Moves(moves),
+                (None, None) => Target::Fen("startpos".to_owned()),
+            };
+            let filters = args.filters.filters()?;
+            // Check the arguments before opening the database.
+            target.position()?;
+            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let answer = db.explore(&target, &filters)?;
+            if args.json {
+                writeln!(out, "{}", serde_json::to_string(&answer)?)?;
+                return Ok(());
+            }
+            writeln!(out, "{}", answer.fen)?;
+            writeln!(
+                out,
+                "{} games: white {}, draws {}, black {}",
+                answer.games, answer.white, answer.draws, answer.black
+            )?;
+            writeln!(
+                out,
+                "{:<8} {:>8} {:>6} {:>6} {:>6} {:>7}  last",
+                "move", "games", "white%", "draw%", "black%", "rating"
+            )?;
+            for m in &answer.moves {
+                let pct = |n: u64| 100.0 * n as f64 / m.games.max(1) as f64;
+                writeln!(
+                    out,
+                    "{:<8} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>7}  {}",
+                    m.san,
+                    m.games,
+                    pct(m.white),
+                    pct(m.draws),
+                    pct(m.black),
+                    m.avg_rating
+                        .map_or_else(|| "-".to_owned(), |r| r.to_string()),
+                    m.last_played.as_deref().unwrap_or("-")
+                )?;
+            }
+            for (title, games) in [
+                ("top games", &answer.top_games),
+                ("recent games", &answer.recent_games),
+            ] {
+                if games.is_empty() {
+                    continue;
+                }
+                writeln!(out, "{title}:")?;
+                for g in games {
+                    writeln!(out, "  {}", game_line(g))?;
+                }
+            }
+            Ok(())
+        }
+        DbCommand::Search(args) => search(args, out),
+        DbCommand::Export(args) => {
+            let target = match (args.fen, args.moves) {
+                (Some(fen), _) => Some(Target::Fen(fen)),
+                (None, Some(moves)) => Some(Target::Moves(moves)),
+                (None, None) => None,
+            };
+            let filters = args.filters.filters()?;
+            if let Some(t) = &target {
+                t.position()?;
+            }
+            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let n = db.export(&filters, target.as_ref(), out)?;
+            eprintln!("exported {n} games");
+            Ok(())
+        }
+        DbCommand::Sql(args) => {
+            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let rows = db.sql(&args.query)?;
+            let format = if args.json {
+                Format::Json
+            } else if args.csv {
+                Format::Csv
+            } else {
+                Format::Table
+            };
+            tabla_db::write_rows(&rows, format, out)?;
+            Ok(())
+        }
+    }
+}
+
+fn search(args: SearchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let query = if let Some(fen) = args.fen {
+        SearchQuery::Position(Target::Fen(fen))
+    } else if let Some(moves) = args.moves {
+        SearchQuery::Position(Target::Moves(moves))
+    } else if let Some(m) = args.material {
+        SearchQuery::Material(Material::parse(&m, args.either_color)?)
+    } else if let Some(p) = args.pattern {
+        SearchQuery::Pattern(tabla_db::parse_pattern(&p)?)
+    } else {
+        anyhow::bail!("give what to search for: --fen, --moves, --material or --pattern");
+    };
+    if let SearchQuery::Position(t) = &query {
+        t.position()?;
+    }
+    let filters = args.filters.filters()?;
+    let db = Database::open_with(&args.db.db, &args.db.engine())?;
+    let answer = db.search(&query, &filters, args.limit, args.offset)?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&answer)?)?;
+        return Ok(());
+    }
+    writeln!(out, "{} games", answer.total)?;
+    for g in &answer.games {
+        writeln!(out, "  {}", game_line(g))?;
+    }
+    Ok(())
+}
+
+/// One game of a list, as the text output shows it.
+fn game_line(g: &tabla_db::GameRef) -> String {
+    let elo = |e: Option<i64>| e.map_or_else(|| "?".to_owned(), |e| e.to_string());
+    format!(
+        "{} ({}) - {} ({}) {} {} {} [id {}, ply {}]",
+        g.white.as_deref().unwrap_or("?"),
+        elo(g.white_elo),
+        g.black.as_deref().unwrap_or("?"),
+        elo(g.black_elo),
+        g.result.as_deref().unwrap_or("*"),
+        g.date,
+        g.event.as_deref().unwrap_or(""),
+        g.id,
+        g.ply
+    )
+}
+
+fn import(args: ImportArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let engine = args.db.engine();
+    let threads = engine.threads;
+    let total = args
+        .inputs
+        .iter()
+        .map(|p| std::fs::metadata(p).ok().map(|m| m.len()))
+        .sum::<Option<u64>>();
+    let options = ImportOptions {
+        db: args.db.db,
+        inputs: args.inputs,
+        max_ply: args.max_ply,
+        engine,
+    };
+    let progress = crate::convert::BarProgress::new(total);
+    let start = Instant::now();
+    let summary = tabla_db::import(&options, &progress);
+    progress.bar.finish_and_clear();
+    let summary = summary?;
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "import {}: {} input bytes in {seconds:.2} s on {threads} thread(s), {:.1} MB/s; \
+         {} explorer rows",
+        summary.batch,
+        summary.input_bytes,
+        if seconds > 0.0 {
+            summary.input_bytes as f64 / seconds / 1e6
+        } else {
+            0.0
+        },
+        summary.explorer_rows
+    );
+    writeln!(
+        out,
+        "games {}, errors {}, warnings {}, positions {}",
+        summary.games, summary.errors, summary.warnings, summary.positions
+    )?;
+    Ok(())
+}

@@ -1,0 +1,170 @@
+//! An open database: its manifest and a query engine over its tables.
+
+use crate::engine::{Engine, EngineOptions};
+use crate::manifest::Manifest;
+use crate::{DbError, tables};
+use arrow_array::RecordBatch;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// A database opened for queries.
+pub struct Database {
+    dir: PathBuf,
+    manifest: Manifest,
+    engine: Engine,
+    threads: usize,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database")
+            .field("dir", &self.dir)
+            .field("manifest", &self.manifest)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What `tabla db info` reports.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Info {
+    /// The database directory.
+    pub db: String,
+    /// The layout version.
+    pub schema_version: u32,
+    /// The explorer's max-ply.
+    pub max_ply: u32,
+    /// Imports.
+    pub batches: usize,
+    /// Games (damaged ones included).
+    pub games: u64,
+    /// Games with an error.
+    pub errors: u64,
+    /// Warnings.
+    pub warnings: u64,
+    /// Rows of the positions table.
+    pub positions: u64,
+    /// Bytes of the imported inputs, as given (compressed for `.pgn.zst`).
+    pub input_bytes: u64,
+    /// Bytes on disk per table.
+    pub table_bytes: Vec<TableSize>,
+}
+
+/// A table's size on disk.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TableSize {
+    /// `games`, `positions` or `explorer`.
+    pub table: String,
+    /// Parquet files.
+    pub files: u64,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+impl Database {
+    /// Opens the database in `dir`, with the default engine options.
+    pub fn open(dir: &Path) -> Result<Database, DbError> {
+        Database::open_with(dir, &EngineOptions::default())
+    }
+
+    /// Opens the database in `dir`.
+    pub fn open_with(dir: &Path, options: &EngineOptions) -> Result<Database, DbError> {
+        let manifest = Manifest::read(dir)?;
+        let engine = Engine::new(options)?;
+        tables::register_database(&engine, dir, &manifest)?;
+        Ok(Database {
+            dir: dir.to_owned(),
+            manifest,
+            engine,
+            threads: options.threads.max(1),
+        })
+    }
+
+    /// The manifest read when the database was opened.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The threads queries and searches may use.
+    pub(crate) fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// What the database holds.
+    pub fn info(&self) -> Result<Info, DbError> {
+        let m = &self.manifest;
+        let mut table_bytes = Vec::new();
+        for table in ["games", "positions", "explorer"] {
+            let mut size = TableSize {
+                table: table.to_owned(),
+                files: 0,
+                bytes: 0,
+            };
+            for batch in &m.batches {
+                let (files, bytes) = parquet_size(&self.dir.join(batch.dir()).join(table))?;
+                size.files += files;
+                size.bytes += bytes;
+            }
+            table_bytes.push(size);
+        }
+        Ok(Info {
+            db: self.dir.display().to_string(),
+            schema_version: m.schema_version,
+            max_ply: m.max_ply,
+            batches: m.batches.len(),
+            games: m.games(),
+            errors: m.batches.iter().map(|b| b.errors).sum(),
+            warnings: m.batches.iter().map(|b| b.warnings).sum(),
+            positions: m.batches.iter().map(|b| b.positions).sum(),
+            input_bytes: m
+                .batches
+                .iter()
+                .flat_map(|b| &b.inputs)
+                .map(|i| i.bytes)
+                .sum(),
+            table_bytes,
+        })
+    }
+
+    /// Runs one read-only SQL query (`SELECT`, `WITH`, `EXPLAIN`, `SHOW`, `DESCRIBE`) over the
+    /// tables `games`, `positions` and `explorer`.
+    pub fn sql(&self, query: &str) -> Result<Vec<RecordBatch>, DbError> {
+        use datafusion::execution::context::SQLOptions;
+        let options = SQLOptions::new()
+            .with_allow_ddl(false)
+            .with_allow_dml(false)
+            .with_allow_statements(false);
+        self.engine.block_on(async {
+            let df = self.engine.ctx.sql_with_options(query, options).await?;
+            Ok(df.collect().await?)
+        })
+    }
+}
+
+/// Parquet files under `dir` and their bytes.
+fn parquet_size(dir: &Path) -> Result<(u64, u64), DbError> {
+    let mut files = 0;
+    let mut bytes = 0;
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        let entries = match std::fs::read_dir(&d) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(DbError::io(&d)(e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(DbError::io(&d))?;
+            let meta = entry.metadata().map_err(DbError::io(entry.path()))?;
+            if meta.is_dir() {
+                stack.push(entry.path());
+            } else if entry.path().extension().is_some_and(|e| e == "parquet") {
+                files += 1;
+                bytes += meta.len();
+            }
+        }
+    }
+    Ok((files, bytes))
+}

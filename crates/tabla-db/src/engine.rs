@@ -1,0 +1,180 @@
+//! The query engine: an Apache DataFusion session over the database's tables, on a Tokio
+//! runtime of its own, with a memory limit past which sorts and aggregations spill to disk.
+
+use crate::DbError;
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use datafusion::datasource::file_format::parquet::ParquetFormat;
+use datafusion::datasource::listing::{
+    ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
+};
+use datafusion::execution::disk_manager::{DiskManagerBuilder, DiskManagerMode};
+use datafusion::execution::memory_pool::FairSpillPool;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Hive's name for a partition whose value is unknown (tabla convert writes it for games
+/// without a known year or month).
+const HIVE_DEFAULT: &str = "__HIVE_DEFAULT_PARTITION__";
+
+/// What the engine may use.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Threads for query execution.
+    pub threads: usize,
+    /// Bytes of memory that sorts, joins and aggregations may hold before spilling.
+    pub memory: usize,
+    /// Where spill files go (default: the system's temporary directory).
+    pub spill_dir: Option<PathBuf>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            memory: 1 << 30,
+            spill_dir: None,
+        }
+    }
+}
+
+/// A DataFusion session and the runtime it runs on.
+pub(crate) struct Engine {
+    runtime: tokio::runtime::Runtime,
+    pub ctx: SessionContext,
+}
+
+impl Engine {
+    pub fn new(options: &EngineOptions) -> Result<Engine, DbError> {
+        let threads = options.threads.max(1);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .thread_name("tabla-db")
+            .build()
+            .map_err(|e| DbError::Engine(format!("cannot start the query runtime: {e}")))?;
+        let mut disk = DiskManagerBuilder::default();
+        if let Some(dir) = &options.spill_dir {
+            disk = disk.with_mode(DiskManagerMode::Directories(vec![dir.clone()]));
+        }
+        let env = RuntimeEnvBuilder::new()
+            .with_memory_pool(Arc::new(FairSpillPool::new(options.memory.max(16 << 20))))
+            .with_disk_manager_builder(disk)
+            .build_arc()?;
+        let mut config = SessionConfig::new()
+            .with_target_partitions(threads)
+            .with_information_schema(true);
+        let parquet = &mut config.options_mut().execution.parquet;
+        // Plain Utf8 strings, as tabla convert writes them (not DataFusion's Utf8View).
+        parquet.schema_force_view_types = false;
+        parquet.pushdown_filters = true;
+        parquet.reorder_filters = true;
+        parquet.max_row_group_size = 16_384;
+        parquet.compression = Some("zstd(3)".to_owned());
+        let ctx = SessionContext::new_with_config_rt(config, env);
+        crate::udf::register(&ctx);
+        Ok(Engine { runtime, ctx })
+    }
+
+    /// Runs a future on the engine's runtime.
+    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        self.runtime.block_on(f)
+    }
+
+    /// Runs a query and gathers its rows.
+    pub fn collect(&self, sql: &str) -> Result<Vec<RecordBatch>, DbError> {
+        self.block_on(async {
+            let df = self.ctx.sql(sql).await?;
+            Ok(df.collect().await?)
+        })
+    }
+
+    /// Runs a query and hands its record batches to `each` as they come, so that a scan of
+    /// every game holds one batch at a time.
+    pub fn for_each_batch(
+        &self,
+        sql: &str,
+        mut each: impl FnMut(&RecordBatch) -> Result<(), DbError>,
+    ) -> Result<(), DbError> {
+        use futures::StreamExt;
+        self.block_on(async {
+            let df = self.ctx.sql(sql).await?;
+            let mut stream = df.execute_stream().await?;
+            while let Some(batch) = stream.next().await {
+                each(&batch?)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Registers the Parquet files under `dirs` (each `*.parquet`, recursively) as `name`,
+    /// with `schema`. With `partitioned`, the files sit in `year=Y/month=M/` directories and
+    /// the table gets `year` and `month` (Int32, null for Hive's default partition).
+    pub fn register(
+        &self,
+        name: &str,
+        dirs: &[PathBuf],
+        schema: SchemaRef,
+        partitioned: bool,
+    ) -> Result<(), DbError> {
+        let files = if partitioned {
+            format!("{name}_files")
+        } else {
+            name.to_owned()
+        };
+        let mut options =
+            ListingOptions::new(Arc::new(ParquetFormat::default())).with_file_extension(".parquet");
+        if partitioned {
+            options = options.with_table_partition_cols(vec![
+                ("year".to_owned(), DataType::Utf8),
+                ("month".to_owned(), DataType::Utf8),
+            ]);
+        }
+        let table: Arc<dyn datafusion::catalog::TableProvider> = if dirs.is_empty() {
+            let mut fields: Vec<Field> = schema.fields().iter().map(|f| (**f).clone()).collect();
+            if partitioned {
+                fields.push(Field::new("year", DataType::Utf8, true));
+                fields.push(Field::new("month", DataType::Utf8, true));
+            }
+            Arc::new(datafusion::datasource::empty::EmptyTable::new(Arc::new(
+                Schema::new(fields),
+            )))
+        } else {
+            let urls = dirs
+                .iter()
+                .map(|d| table_url(d))
+                .collect::<Result<Vec<_>, _>>()?;
+            let config = ListingTableConfig::new_with_multi_paths(urls)
+                .with_listing_options(options)
+                .with_schema(schema.clone());
+            Arc::new(ListingTable::try_new(config)?)
+        };
+        self.ctx.register_table(files.as_str(), table)?;
+        if partitioned {
+            let columns: Vec<String> = schema
+                .fields()
+                .iter()
+                .map(|f| format!("\"{}\"", f.name()))
+                .collect();
+            let view = format!(
+                "CREATE VIEW {name} AS SELECT {}, \
+                 CAST(NULLIF(year, '{HIVE_DEFAULT}') AS INT) AS year, \
+                 CAST(NULLIF(month, '{HIVE_DEFAULT}') AS INT) AS month FROM {files}",
+                columns.join(", ")
+            );
+            self.collect(&view)?;
+        }
+        Ok(())
+    }
+}
+
+/// A directory as a table URL (absolute, ending in `/` so that it is listed).
+fn table_url(dir: &Path) -> Result<ListingTableUrl, DbError> {
+    let abs = std::path::absolute(dir).map_err(DbError::io(dir))?;
+    let mut text = abs.to_string_lossy().into_owned();
+    if !text.ends_with('/') {
+        text.push('/');
+    }
+    ListingTableUrl::parse(&text).map_err(DbError::from)
+}

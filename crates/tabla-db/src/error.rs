@@ -1,0 +1,107 @@
+//! The errors of every `tabla db` operation: what went wrong and where.
+
+use std::path::PathBuf;
+
+/// An error of a database operation. Each says what was wrong and where (the database, the
+/// input, the argument), so that a command can print it as it is.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DbError {
+    /// The directory holds no database (no `tabla-db.json`).
+    #[error("{}: not a tabla database (no tabla-db.json); make one with `tabla db import INPUT --db {}`", .0.display(), .0.display())]
+    NotADatabase(PathBuf),
+    /// The manifest could not be read or is not one this version understands.
+    #[error("{path}: {reason}")]
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A file or directory operation failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// Another import holds the database's lock.
+    #[error("{}: another import is running on this database (it holds {})", .0.display(), .0.join("tabla-db.lock").display())]
+    Locked(PathBuf),
+    /// `--max-ply` differs from the one the database was created with.
+    #[error(
+        "--max-ply {given}: this database was created with --max-ply {fixed}, which cannot change"
+    )]
+    MaxPly {
+        /// The value given.
+        given: u32,
+        /// The database's value.
+        fixed: u32,
+    },
+    /// `--max-ply` out of range.
+    #[error("--max-ply {0}: must be from 1 to 1000")]
+    BadMaxPly(u32),
+    /// An input's content is already in the database.
+    #[error(
+        "{input}: already imported (the same content as {earlier}, imported {when}); nothing was added"
+    )]
+    AlreadyImported {
+        /// The input given.
+        input: String,
+        /// The name it had when imported.
+        earlier: String,
+        /// When (seconds since 1970).
+        when: u64,
+    },
+    /// Two inputs of one import have the same content.
+    #[error("{0} and {1}: the same content given twice")]
+    SameContent(String, String),
+    /// Converting the inputs failed.
+    #[error(transparent)]
+    Convert(#[from] tabla_convert::ConvertError),
+    /// A query argument is not valid (FEN, moves, filter).
+    #[error("{0}")]
+    Argument(String),
+    /// The SQL text is not valid, or not a read-only query.
+    #[error("SQL: {0}")]
+    Sql(String),
+    /// The query engine failed.
+    #[error("query engine: {0}")]
+    Engine(String),
+}
+
+impl From<datafusion::error::DataFusionError> for DbError {
+    fn from(e: datafusion::error::DataFusionError) -> DbError {
+        match e {
+            datafusion::error::DataFusionError::SQL(..)
+            | datafusion::error::DataFusionError::Plan(..)
+            | datafusion::error::DataFusionError::SchemaError(..) => {
+                DbError::Sql(e.strip_backtrace().to_string())
+            }
+            other => DbError::Engine(other.strip_backtrace().to_string()),
+        }
+    }
+}
+
+impl DbError {
+    /// Whether the error is the caller's (a bad argument, SQL or input choice) rather than the
+    /// machine's: commands exit with 2 for these.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            DbError::NotADatabase(_)
+                | DbError::MaxPly { .. }
+                | DbError::BadMaxPly(_)
+                | DbError::AlreadyImported { .. }
+                | DbError::SameContent(..)
+                | DbError::Argument(_)
+                | DbError::Sql(_)
+        )
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> DbError {
+        let path = path.into();
+        move |source| DbError::Io { path, source }
+    }
+}

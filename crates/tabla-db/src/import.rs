@@ -1,0 +1,453 @@
+//! `tabla db import`: PGN files into the database, as one batch.
+//!
+//! The steps: take the database's lock; hash every input (BLAKE3) and refuse content already
+//! imported; convert the inputs with `tabla convert` (games, and the key-only positions table
+//! up to max-ply) into a hidden staging directory; run `sql/explorer.sql` on DataFusion over
+//! them to write the batch's explorer aggregate (sorted by key, spilling past the memory
+//! limit); move the staging directory into `batches/`; and last, replace the manifest, which
+//! is the commit. An import interrupted anywhere leaves the manifest as it was, so the
+//! database is unchanged; the next import removes what the interrupted one left.
+
+use crate::engine::{Engine, EngineOptions};
+use crate::manifest::{Batch, InputRecord, Manifest, batch_dir, sync_dir};
+use crate::{DbError, tables};
+use datafusion::dataframe::DataFrameWriteOptions;
+use datafusion::prelude::col;
+use std::fs::File;
+use std::io::Read;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use tabla_convert::{Input, Options, PositionsTable, ProgressSink};
+
+/// The explorer's aggregate, as one SQL query over `games` and `positions`.
+pub const EXPLORER_SQL: &str = include_str!("../../../sql/explorer.sql");
+
+/// Positions each conversion thread holds before it writes them, sorted, as one file: the
+/// import's memory bound for them.
+const POSITIONS_PER_THREAD: usize = 4 << 20;
+
+/// The default max-ply of a new database.
+pub const DEFAULT_MAX_PLY: u32 = 50;
+
+/// What [`import`] does.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// The database directory (created when missing).
+    pub db: PathBuf,
+    /// PGN or `.pgn.zst` files.
+    pub inputs: Vec<PathBuf>,
+    /// The explorer's max-ply: required to equal the database's when it exists; a new database
+    /// takes it (default [`DEFAULT_MAX_PLY`]).
+    pub max_ply: Option<u32>,
+    /// Threads and memory for conversion and aggregation.
+    pub engine: EngineOptions,
+}
+
+/// What an import added.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportSummary {
+    /// Games read, damaged ones included.
+    pub games: u64,
+    /// Games kept with an error.
+    pub errors: u64,
+    /// Warnings.
+    pub warnings: u64,
+    /// Positions (rows of the positions table: plies below max-ply).
+    pub positions: u64,
+    /// Rows of the explorer aggregate written.
+    pub explorer_rows: u64,
+    /// Decompressed PGN bytes read.
+    pub input_bytes: u64,
+    /// The batch's number.
+    pub batch: u32,
+}
+
+/// Imports `options.inputs` as one batch; see the module's documentation.
+pub fn import(
+    options: &ImportOptions,
+    progress: &dyn ProgressSink,
+) -> Result<ImportSummary, DbError> {
+    if options.inputs.is_empty() {
+        return Err(DbError::Argument("no input given".to_owned()));
+    }
+    if let Some(m) = options.max_ply
+        && !(1..=1000).contains(&m)
+    {
+        return Err(DbError::BadMaxPly(m));
+    }
+    let dir = &options.db;
+    std::fs::create_dir_all(dir).map_err(DbError::io(dir))?;
+    let _lock = lock(dir)?;
+    let mut manifest = match Manifest::read(dir) {
+        Ok(m) => m,
+        Err(DbError::NotADatabase(_)) => {
+            if std::fs::read_dir(dir).map_err(DbError::io(dir))?.any(|e| {
+                e.is_ok_and(|e| e.file_name() != "tabla-db.lock" && e.file_name() != "batches")
+            }) {
+                return Err(DbError::Argument(format!(
+                    "{}: not empty and not a tabla database; give a new or empty directory",
+                    dir.display()
+                )));
+            }
+            Manifest::new(options.max_ply.unwrap_or(DEFAULT_MAX_PLY))
+        }
+        Err(e) => return Err(e),
+    };
+    if let Some(given) = options.max_ply
+        && given != manifest.max_ply
+    {
+        return Err(DbError::MaxPly {
+            given,
+            fixed: manifest.max_ply,
+        });
+    }
+    let records = hash_inputs(&options.inputs, &manifest)?;
+    remove_leftovers(dir, &manifest)?;
+
+    let id = manifest.next_batch_id();
+    let staging = dir.join(format!(".staging-{id:06}"));
+    let result = build_batch(options, &manifest, &records, &staging, progress);
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    let target = dir.join(batch_dir(id));
+    let batches = dir.join("batches");
+    std::fs::create_dir_all(&batches).map_err(DbError::io(&batches))?;
+    std::fs::rename(&staging, &target).map_err(DbError::io(&target))?;
+    sync_dir(&batches)?;
+    manifest.batches.push(Batch {
+        id,
+        imported: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+        inputs: records,
+        games: summary.games,
+        errors: summary.errors,
+        warnings: summary.warnings,
+        positions: summary.positions,
+    });
+    manifest.write(dir)?;
+    Ok(ImportSummary {
+        batch: id,
+        ..summary
+    })
+}
+
+/// Converts and aggregates into `staging`.
+fn build_batch(
+    options: &ImportOptions,
+    manifest: &Manifest,
+    records: &[InputRecord],
+    staging: &Path,
+    progress: &dyn ProgressSink,
+) -> Result<ImportSummary, DbError> {
+    if options.inputs.len() == 1 && options.inputs[0].is_dir() {
+        return attach(options, manifest, staging);
+    }
+    let threads = NonZeroUsize::new(options.engine.threads.max(1)).unwrap_or(NonZeroUsize::MIN);
+    let inputs = options
+        .inputs
+        .iter()
+        .zip(records)
+        .map(|(path, record)| Input::Named {
+            path: path.clone(),
+            // Game ids derive from the content, so two files of one name get distinct ids.
+            name: record.blake3.clone(),
+        })
+        .collect();
+    let convert = Options {
+        inputs,
+        out_dir: staging.to_owned(),
+        positions: PositionsTable::Keys,
+        // Positions at plies 0 to max-ply - 1: those the explorer counts.
+        max_ply: Some(manifest.max_ply - 1),
+        threads,
+    };
+    // Larger position buffers than `tabla convert`'s: fewer, longer sorted runs, so that a
+    // lookup of one key reads fewer files (4 Mi rows of about 60 bytes: 256 MiB per thread).
+    let limits = tabla_convert::Limits {
+        positions_per_worker: POSITIONS_PER_THREAD,
+        ..tabla_convert::Limits::default()
+    };
+    let converted = tabla_convert::convert_with(&convert, &limits, progress)?;
+    let mut engine_options = options.engine.clone();
+    if engine_options.spill_dir.is_none() {
+        engine_options.spill_dir = Some(staging.join("spill"));
+        std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
+    }
+    let engine = Engine::new(&engine_options)?;
+    tables::register_batch_sources(&engine, staging)?;
+    let explorer_rows = aggregate(&engine, manifest, staging)?;
+    let _ = std::fs::remove_dir_all(staging.join("spill"));
+    Ok(ImportSummary {
+        games: converted.games,
+        errors: converted.games_with_error,
+        warnings: converted.warnings,
+        positions: converted.positions,
+        explorer_rows,
+        input_bytes: converted.input_bytes,
+        batch: 0,
+    })
+}
+
+/// Imports a directory of Parquet tables: `games/` and `positions/` as `tabla convert` writes
+/// them (Hive-partitioned, the positions with their key columns), and `explorer/` when the
+/// aggregate was computed elsewhere (Spark, with sql/explorer.sql); without it, it is computed
+/// here.
+fn attach(
+    options: &ImportOptions,
+    manifest: &Manifest,
+    staging: &Path,
+) -> Result<ImportSummary, DbError> {
+    let from = &options.inputs[0];
+    for table in ["games", "positions"] {
+        if !from.join(table).is_dir() {
+            return Err(DbError::Argument(format!(
+                "{}: no {table}/ directory; a Parquet input is what `tabla convert --positions` \
+                 writes (games/ and positions/), with explorer/ when the aggregate was made \
+                 elsewhere",
+                from.display()
+            )));
+        }
+    }
+    for table in ["games", "positions", "explorer"] {
+        if from.join(table).is_dir() {
+            link_tree(&from.join(table), &staging.join(table))?;
+        }
+    }
+    let mut engine_options = options.engine.clone();
+    if engine_options.spill_dir.is_none() {
+        engine_options.spill_dir = Some(staging.join("spill"));
+        std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
+    }
+    let engine = Engine::new(&engine_options)?;
+    tables::register_batch_sources(&engine, staging)?;
+    let explorer_rows = if staging.join("explorer").is_dir() {
+        engine.register(
+            "explorer",
+            &[staging.join("explorer")],
+            tables::explorer_schema(),
+            false,
+        )?;
+        first_int(&engine, "SELECT COUNT(*) FROM explorer")?
+    } else {
+        aggregate(&engine, manifest, staging)?
+    };
+    let _ = std::fs::remove_dir_all(staging.join("spill"));
+    let counts = engine.collect(
+        "SELECT COUNT(*) AS games, \
+         SUM(CASE WHEN error IS NULL THEN 0 ELSE 1 END) AS errors, \
+         SUM(CAST(cardinality(warnings) AS BIGINT)) AS warnings FROM games",
+    )?;
+    let get = |name: &str| -> Result<u64, DbError> {
+        let batch = counts
+            .first()
+            .ok_or_else(|| DbError::Engine("no count".to_owned()))?;
+        let a = crate::values::ints(batch, name)?;
+        Ok(crate::values::int_at(&a, 0).unwrap_or(0).max(0) as u64)
+    };
+    Ok(ImportSummary {
+        games: get("games")?,
+        errors: get("errors")?,
+        warnings: get("warnings")?,
+        positions: first_int(&engine, "SELECT COUNT(*) FROM positions")?,
+        explorer_rows,
+        input_bytes: 0,
+        batch: 0,
+    })
+}
+
+/// The first column of the first row of a query, as a count.
+fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
+    let batches = engine.collect(sql)?;
+    let batch = batches
+        .first()
+        .ok_or_else(|| DbError::Engine(format!("no result for {sql}")))?;
+    let a = crate::values::ints(batch, batch.schema().field(0).name())?;
+    Ok(crate::values::int_at(&a, 0).unwrap_or(0).max(0) as u64)
+}
+
+/// Runs sql/explorer.sql over the registered `games` and `positions` and writes the aggregate
+/// under `staging/explorer/`, sorted by key; returns its rows.
+fn aggregate(engine: &Engine, manifest: &Manifest, staging: &Path) -> Result<u64, DbError> {
+    let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
+    let out = staging.join("explorer");
+    engine.block_on(async {
+        let df = engine.ctx.sql(&sql).await?;
+        let df = df.sort(vec![
+            col("key_hi").sort(true, false),
+            col("key_lo").sort(true, false),
+            col("uci").sort(true, false),
+        ])?;
+        let written = df
+            .write_parquet(
+                &format!("{}/", out.display()),
+                DataFrameWriteOptions::new().with_single_file_output(false),
+                None,
+            )
+            .await?;
+        Ok::<u64, DbError>(count_written(&written))
+    })
+}
+
+/// The row count DataFusion reports for a write.
+fn count_written(batches: &[arrow_array::RecordBatch]) -> u64 {
+    use arrow_array::Array;
+    batches
+        .iter()
+        .filter_map(|b| {
+            b.column(0)
+                .as_any()
+                .downcast_ref::<arrow_array::UInt64Array>()
+        })
+        .flat_map(|a| (0..a.len()).map(move |i| a.value(i)))
+        .sum()
+}
+
+/// Holds the database's lock while alive.
+struct Lock(#[allow(dead_code)] File);
+
+fn lock(dir: &Path) -> Result<Lock, DbError> {
+    let path = dir.join("tabla-db.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(DbError::io(&path))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Lock(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(DbError::Locked(dir.to_owned())),
+        Err(std::fs::TryLockError::Error(e)) => Err(DbError::io(&path)(e)),
+    }
+}
+
+/// The inputs' content hashes; refuses content imported before or given twice.
+fn hash_inputs(inputs: &[PathBuf], manifest: &Manifest) -> Result<Vec<InputRecord>, DbError> {
+    let mut records: Vec<InputRecord> = Vec::new();
+    for path in inputs {
+        if path.as_os_str() == "-" {
+            return Err(DbError::Argument(
+                "-: the standard input cannot be imported (an input is identified by its \
+                 content hash before it is read); save it to a file"
+                    .to_owned(),
+            ));
+        }
+        let mut hasher = blake3::Hasher::new();
+        let bytes = if path.is_dir() {
+            if inputs.len() > 1 {
+                return Err(DbError::Argument(format!(
+                    "{}: a Parquet directory is imported alone, not with other inputs",
+                    path.display()
+                )));
+            }
+            // Every Parquet file's path (relative) and content, in a fixed order.
+            let mut bytes = 0;
+            for file in parquet_files(path)? {
+                let relative = file.strip_prefix(path).unwrap_or(&file);
+                hasher.update(relative.to_string_lossy().as_bytes());
+                hasher.update(&[0]);
+                bytes += hash_file(&file, &mut hasher)?;
+            }
+            bytes
+        } else {
+            hash_file(path, &mut hasher)?
+        };
+        let record = InputRecord {
+            name: path.display().to_string(),
+            blake3: hasher.finalize().to_hex().to_string(),
+            bytes,
+        };
+        if let Some((batch, earlier)) = manifest.find_hash(&record.blake3) {
+            return Err(DbError::AlreadyImported {
+                input: record.name,
+                earlier: earlier.name.clone(),
+                when: batch.imported,
+            });
+        }
+        if let Some(other) = records.iter().find(|r| r.blake3 == record.blake3) {
+            return Err(DbError::SameContent(other.name.clone(), record.name));
+        }
+        records.push(record);
+    }
+    Ok(records)
+}
+
+/// Feeds a file's bytes to `hasher`; returns how many.
+fn hash_file(path: &Path, hasher: &mut blake3::Hasher) -> Result<u64, DbError> {
+    let mut file = File::open(path).map_err(DbError::io(path))?;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut bytes = 0u64;
+    loop {
+        let n = file.read(&mut buf).map_err(DbError::io(path))?;
+        if n == 0 {
+            return Ok(bytes);
+        }
+        bytes += n as u64;
+        hasher.update(&buf[..n]);
+    }
+}
+
+/// The `*.parquet` files under `dir`, sorted.
+fn parquet_files(dir: &Path) -> Result<Vec<PathBuf>, DbError> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).map_err(DbError::io(&d))? {
+            let entry = entry.map_err(DbError::io(&d))?;
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "parquet") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Copies (hard-links when it can) the Parquet files of `from` into `to`, keeping their paths.
+fn link_tree(from: &Path, to: &Path) -> Result<u64, DbError> {
+    let files = parquet_files(from)?;
+    for file in &files {
+        let relative = file.strip_prefix(from).unwrap_or(file);
+        let target = to.join(relative);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(DbError::io(parent))?;
+        }
+        if std::fs::hard_link(file, &target).is_err() {
+            std::fs::copy(file, &target).map_err(DbError::io(&target))?;
+        }
+    }
+    Ok(files.len() as u64)
+}
+
+/// Removes what an interrupted import left: staging directories, and batch directories the
+/// manifest does not list (moved into place, but never committed).
+fn remove_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), DbError> {
+    for entry in std::fs::read_dir(dir).map_err(DbError::io(dir))? {
+        let entry = entry.map_err(DbError::io(dir))?;
+        if entry.file_name().to_string_lossy().starts_with(".staging-") {
+            std::fs::remove_dir_all(entry.path()).map_err(DbError::io(entry.path()))?;
+        }
+    }
+    let batches = dir.join("batches");
+    if let Ok(entries) = std::fs::read_dir(&batches) {
+        for entry in entries {
+            let entry = entry.map_err(DbError::io(&batches))?;
+            let listed = manifest
+                .batches
+                .iter()
+                .any(|b| dir.join(b.dir()) == entry.path());
+            if !listed {
+                std::fs::remove_dir_all(entry.path()).map_err(DbError::io(entry.path()))?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,56 @@
+//! # tabla-db — a chess game collection as a database
+//!
+//! A directory of Parquet tables, queried with [Apache DataFusion](https://datafusion.apache.org):
+//!
+//! ```text
+//! DB/tabla-db.json                          the manifest: max-ply, and every import (batch)
+//! DB/batches/000001/games/year=Y/month=M/   the games, as `tabla convert` writes them
+//! DB/batches/000001/positions/year=Y/...    positions below max-ply: keys, moves, `first`
+//! DB/batches/000001/explorer/               the explorer's aggregate (sql/explorer.sql)
+//! ```
+//!
+//! [`import`] adds PGN files as a batch (content-hashed: the same content is never imported
+//! twice; crash-safe: the manifest is the commit point). [`Database::explore`] answers the
+//! opening explorer's question for a position; [`Database::sql`] runs any read-only query.
+//!
+//! ```no_run
+//! use tabla_db::{Database, EngineOptions, Filters, ImportOptions, Target, import};
+//!
+//! let options = ImportOptions {
+//!     db: "games.db".into(),
+//!     inputs: vec!["lichess_db_standard_rated_2013-01.pgn.zst".into()],
+//!     max_ply: None,
+//!     engine: EngineOptions::default(),
+//! };
+//! import(&options, &tabla_convert::NoProgress)?;
+//! let db = Database::open("games.db".as_ref())?;
+//! let answer = db.explore(&Target::Moves("e4 c5".into()), &Filters::default())?;
+//! println!("{} games; most played: {}", answer.games, answer.moves[0].san);
+//! # Ok::<(), tabla_db::DbError>(())
+//! ```
+
+mod database;
+mod engine;
+mod error;
+mod explore;
+mod filters;
+mod games;
+mod import;
+mod manifest;
+mod output;
+mod search;
+mod tables;
+mod udf;
+mod values;
+
+pub use database::{Database, Info, TableSize};
+pub use engine::EngineOptions;
+pub use error::DbError;
+pub use explore::{Explorer, GAMES_LISTED, GameRef, MoveStats, Target};
+pub use filters::{Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
+pub use games::GamePage;
+pub use import::{DEFAULT_MAX_PLY, EXPLORER_SQL, ImportOptions, ImportSummary, import};
+pub use manifest::{Batch, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION};
+pub use output::{Format, write_rows};
+pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
+pub use tables::explorer_schema;

@@ -1,0 +1,202 @@
+//! `tabla-db.json`: what the database holds. It is the commit point of every import: the
+//! tables are read from the batches it lists and nothing else, and it is replaced atomically
+//! (written under a temporary name, synced, renamed), so an interrupted import leaves the
+//! database as it was.
+
+use crate::DbError;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The manifest's file name in the database directory.
+pub const MANIFEST: &str = "tabla-db.json";
+/// The layout version this code reads and writes.
+pub const SCHEMA_VERSION: u32 = 1;
+/// The `format` field's value.
+const FORMAT: &str = "tabla-db";
+
+/// The manifest.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Manifest {
+    /// Always `tabla-db`.
+    pub format: String,
+    /// [`SCHEMA_VERSION`] when written.
+    pub schema_version: u32,
+    /// The explorer's max-ply, fixed when the database is created.
+    pub max_ply: u32,
+    /// The imports, oldest first.
+    pub batches: Vec<Batch>,
+}
+
+/// One import: its tables live in `batches/<id>/`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Batch {
+    /// The batch's number (its directory is `batches/` and the number in six digits).
+    pub id: u32,
+    /// When it was imported, in seconds since 1970.
+    pub imported: u64,
+    /// Its inputs.
+    pub inputs: Vec<InputRecord>,
+    /// Games read (damaged ones included).
+    pub games: u64,
+    /// Games with an error (kept, with their positions up to it).
+    pub errors: u64,
+    /// Warnings.
+    pub warnings: u64,
+    /// Rows of its positions table.
+    pub positions: u64,
+}
+
+/// An input of an import, identified by its content.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct InputRecord {
+    /// The path it was given as.
+    pub name: String,
+    /// The BLAKE3 hash of its bytes, in hex.
+    pub blake3: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+impl Batch {
+    /// The batch's directory, relative to the database's.
+    pub fn dir(&self) -> PathBuf {
+        batch_dir(self.id)
+    }
+}
+
+/// The directory of batch `id`, relative to the database's.
+pub(crate) fn batch_dir(id: u32) -> PathBuf {
+    Path::new("batches").join(format!("{id:06}"))
+}
+
+impl Manifest {
+    /// A new database's manifest.
+    pub fn new(max_ply: u32) -> Manifest {
+        Manifest {
+            format: FORMAT.to_owned(),
+            schema_version: SCHEMA_VERSION,
+            max_ply,
+            batches: Vec::new(),
+        }
+    }
+
+    /// The manifest of the database in `dir`; [`DbError::NotADatabase`] when there is none.
+    pub fn read(dir: &Path) -> Result<Manifest, DbError> {
+        let path = dir.join(MANIFEST);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(DbError::NotADatabase(dir.to_owned()));
+            }
+            Err(e) => return Err(DbError::io(&path)(e)),
+        };
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| DbError::Manifest {
+            path: path.clone(),
+            reason: format!("not a tabla-db manifest: {e}"),
+        })?;
+        if manifest.format != FORMAT {
+            return Err(DbError::Manifest {
+                path,
+                reason: format!("format {:?}, expected {FORMAT:?}", manifest.format),
+            });
+        }
+        if manifest.schema_version != SCHEMA_VERSION {
+            return Err(DbError::Manifest {
+                path,
+                reason: format!(
+                    "schema version {}; this tabla reads version {SCHEMA_VERSION}",
+                    manifest.schema_version
+                ),
+            });
+        }
+        Ok(manifest)
+    }
+
+    /// Replaces the manifest in `dir` atomically.
+    pub fn write(&self, dir: &Path) -> Result<(), DbError> {
+        let path = dir.join(MANIFEST);
+        let temp = dir.join(format!(".{MANIFEST}.tmp"));
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| DbError::Manifest {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        text.push('\n');
+        let mut file = std::fs::File::create(&temp).map_err(DbError::io(&temp))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(DbError::io(&temp))?;
+        std::fs::rename(&temp, &path).map_err(DbError::io(&path))?;
+        sync_dir(dir)
+    }
+
+    /// The number the next batch gets.
+    pub fn next_batch_id(&self) -> u32 {
+        self.batches.iter().map(|b| b.id).max().unwrap_or(0) + 1
+    }
+
+    /// Games in the database.
+    pub fn games(&self) -> u64 {
+        self.batches.iter().map(|b| b.games).sum()
+    }
+
+    /// The input already imported with this content hash, and its batch.
+    pub fn find_hash(&self, blake3: &str) -> Option<(&Batch, &InputRecord)> {
+        self.batches
+            .iter()
+            .flat_map(|b| b.inputs.iter().map(move |i| (b, i)))
+            .find(|(_, i)| i.blake3 == blake3)
+    }
+}
+
+/// Makes a directory's entries (a rename) durable.
+pub(crate) fn sync_dir(dir: &Path) -> Result<(), DbError> {
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(DbError::io(dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_refusals() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        assert!(matches!(
+            Manifest::read(dir.path()),
+            Err(DbError::NotADatabase(_))
+        ));
+        let mut m = Manifest::new(50);
+        m.batches.push(Batch {
+            id: 1,
+            imported: 5,
+            inputs: vec![InputRecord {
+                name: "a.pgn".into(),
+                blake3: "ab".into(),
+                bytes: 3,
+            }],
+            games: 2,
+            errors: 1,
+            warnings: 0,
+            positions: 9,
+        });
+        m.write(dir.path()).expect("write");
+        assert_eq!(Manifest::read(dir.path()).expect("read"), m);
+        assert_eq!(m.next_batch_id(), 2);
+        assert!(m.find_hash("ab").is_some() && m.find_hash("cd").is_none());
+        std::fs::write(dir.path().join(MANIFEST), "{\"format\": 3}").expect("write");
+        assert!(matches!(
+            Manifest::read(dir.path()),
+            Err(DbError::Manifest { .. })
+        ));
+        let newer = serde_json::to_string(&Manifest {
+            schema_version: 99,
+            ..Manifest::new(50)
+        })
+        .expect("json");
+        std::fs::write(dir.path().join(MANIFEST), newer).expect("write");
+        let err = Manifest::read(dir.path()).expect_err("newer version");
+        assert!(err.to_string().contains("schema version 99"), "{err}");
+    }
+}

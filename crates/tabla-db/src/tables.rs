@@ -1,0 +1,76 @@
+//! The database's tables as the engine sees them: `games` and `positions` (as `tabla convert`
+//! writes them, the positions with their keys only) and `explorer` (the aggregate of
+//! `sql/explorer.sql`), each the union of its files in every batch the manifest lists.
+
+use crate::DbError;
+use crate::engine::Engine;
+use crate::manifest::Manifest;
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use std::path::Path;
+use std::sync::Arc;
+use tabla_convert::{PositionsTable, games_schema, positions_schema};
+
+/// The `explorer` table's schema: the columns of `sql/explorer.sql`.
+pub fn explorer_schema() -> SchemaRef {
+    let int = |name: &str| Field::new(name, DataType::Int64, true);
+    Arc::new(Schema::new(vec![
+        int("key_hi"),
+        int("key_lo"),
+        Field::new("uci", DataType::Utf8, true),
+        int("rating_group"),
+        Field::new("speed", DataType::Utf8, true),
+        Field::new("year", DataType::Int32, true),
+        Field::new("month", DataType::Int32, true),
+        int("games"),
+        int("white"),
+        int("draws"),
+        int("black"),
+        int("rating_sum"),
+        int("rated"),
+    ]))
+}
+
+/// Registers `games` and `positions` of one batch directory (an import being built).
+pub(crate) fn register_batch_sources(engine: &Engine, dir: &Path) -> Result<(), DbError> {
+    engine.register("games", &[dir.join("games")], games_schema(), true)?;
+    register_positions(engine, &[dir.join("positions")])
+}
+
+/// Registers `positions` over `dirs`: the files as `positions_files` (whatever their directory
+/// layout: `tabla db import` writes them unpartitioned, `tabla convert --positions` by month),
+/// and a view that adds the game's `year` and `month` from `played_on`.
+fn register_positions(engine: &Engine, dirs: &[std::path::PathBuf]) -> Result<(), DbError> {
+    let schema = positions_schema(PositionsTable::Keys);
+    engine.register("positions_files", dirs, schema.clone(), false)?;
+    let columns: Vec<String> = schema
+        .fields()
+        .iter()
+        .map(|f| format!("\"{}\"", f.name()))
+        .collect();
+    engine.collect(&format!(
+        "CREATE VIEW positions AS SELECT {}, \
+         CAST(played_on / 10000 AS INT) AS year, \
+         CAST(NULLIF((played_on / 100) % 100, 0) AS INT) AS month FROM positions_files",
+        columns.join(", ")
+    ))?;
+    Ok(())
+}
+
+/// Registers `games`, `positions` and `explorer` over every batch of the database in `dir`.
+pub(crate) fn register_database(
+    engine: &Engine,
+    dir: &Path,
+    manifest: &Manifest,
+) -> Result<(), DbError> {
+    let under = |table: &str| -> Vec<_> {
+        manifest
+            .batches
+            .iter()
+            .map(|b| dir.join(b.dir()).join(table))
+            .filter(|d| d.is_dir())
+            .collect()
+    };
+    engine.register("games", &under("games"), games_schema(), true)?;
+    register_positions(engine, &under("positions"))?;
+    engine.register("explorer", &under("explorer"), explorer_schema(), false)
+}

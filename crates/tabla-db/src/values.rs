@@ -1,0 +1,43 @@
+//! Reading values out of query results, whatever integer or string type the engine chose.
+
+use crate::DbError;
+use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+use arrow_schema::DataType;
+use datafusion::arrow::compute::cast;
+
+/// A result column as `Int64`.
+pub(crate) fn ints(batch: &RecordBatch, name: &str) -> Result<Int64Array, DbError> {
+    let array = column(batch, name, &DataType::Int64)?;
+    array
+        .as_any()
+        .downcast_ref::<Int64Array>()
+        .cloned()
+        .ok_or_else(|| DbError::Engine(format!("column {name}: not integers")))
+}
+
+/// A result column as `Utf8`.
+pub(crate) fn strings(batch: &RecordBatch, name: &str) -> Result<StringArray, DbError> {
+    let array = column(batch, name, &DataType::Utf8)?;
+    array
+        .as_any()
+        .downcast_ref::<StringArray>()
+        .cloned()
+        .ok_or_else(|| DbError::Engine(format!("column {name}: not text")))
+}
+
+fn column(batch: &RecordBatch, name: &str, to: &DataType) -> Result<ArrayRef, DbError> {
+    let array = batch
+        .column_by_name(name)
+        .ok_or_else(|| DbError::Engine(format!("no column {name} in the result")))?;
+    cast(array, to).map_err(|e| DbError::Engine(format!("column {name}: {e}")))
+}
+
+/// The value at `i`, or `None` when null.
+pub(crate) fn int_at(a: &Int64Array, i: usize) -> Option<i64> {
+    a.is_valid(i).then(|| a.value(i))
+}
+
+/// The text at `i`, or `None` when null.
+pub(crate) fn str_at(a: &StringArray, i: usize) -> Option<String> {
+    a.is_valid(i).then(|| a.value(i).to_owned())
+}

@@ -1,0 +1,165 @@
+//! The explorer's answers against python-chess's (scripts/gen_explorer_reference.py), on
+//! testdata/pgn always and on the corpus when it is there: every position (the start, a
+//! transposition reached by two move orders, ...) under every filter, through the aggregate's
+//! buckets and through the games alike.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tabla_db::{Database, EngineOptions, Filters, ImportOptions, Side, Target, YearMonth, import};
+
+fn engine() -> EngineOptions {
+    EngineOptions {
+        threads: 2,
+        memory: 256 << 20,
+        spill_dir: None,
+    }
+}
+
+fn import_all(db: &Path, inputs: Vec<PathBuf>) -> Database {
+    let options = ImportOptions {
+        db: db.to_owned(),
+        inputs,
+        max_ply: Some(50),
+        engine: engine(),
+    };
+    import(&options, &tabla_convert::NoProgress).expect("import");
+    Database::open_with(db, &engine()).expect("open")
+}
+
+fn filters(v: &Value) -> Filters {
+    let month = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .map(|m| YearMonth::parse(m).expect("month"))
+    };
+    Filters {
+        rating: v.get("rating").map(|r| {
+            let end = |i: usize| r[i].as_i64().map(|x| x as i32);
+            (end(0), end(1))
+        }),
+        speeds: v
+            .get("speed")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|s| s.as_str().expect("speed").to_owned())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        since: month("since"),
+        until: month("until"),
+        player: v.get("player").and_then(Value::as_str).map(str::to_owned),
+        color: v.get("color").and_then(Value::as_str).map(|c| match c {
+            "white" => Side::White,
+            _ => Side::Black,
+        }),
+    }
+}
+
+/// Compares every case of a reference file; returns how many were checked.
+fn check(db: &Database, reference: &Value) -> usize {
+    let cases = reference["cases"].as_array().expect("cases");
+    for case in cases {
+        let moves: Vec<&str> = case["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| m.as_str().expect("uci"))
+            .collect();
+        let f = filters(&case["filters"]);
+
+        let got = db
+            .explore(&Target::Moves(moves.join(" ")), &f)
+            .unwrap_or_else(|e| panic!("{moves:?} {f:?}: {e}"));
+
+        let want = &case["answer"];
+        let what = format!("after {moves:?} with {}", case["filters"]);
+        // The position itself: placement, side, castling (python-chess writes any en-passant
+        // square after a double push; tabla only a capturable one).
+        let fen = |f: &str| f.split(' ').take(3).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            fen(&got.fen),
+            fen(case["fen"].as_str().expect("fen")),
+            "{what}"
+        );
+        for (field, value) in [
+            ("games", got.games),
+            ("white", got.white),
+            ("draws", got.draws),
+            ("black", got.black),
+        ] {
+            assert_eq!(Some(value), want[field].as_u64(), "{what}: {field}");
+        }
+        let got_moves = serde_json::to_value(&got.moves).expect("json");
+        assert_eq!(&got_moves, &want["moves"], "{what}: moves");
+        // Top games: the highest averages, highest first (ties in any order).
+        let top: Vec<f64> = got
+            .top_games
+            .iter()
+            .map(|g| {
+                (g.white_elo.expect("top game has Elos") + g.black_elo.expect("Elos")) as f64 / 2.0
+            })
+            .collect();
+        let want_top: Vec<f64> = want["top_ratings"]
+            .as_array()
+            .expect("top_ratings")
+            .iter()
+            .map(|v| v.as_f64().expect("rating"))
+            .collect();
+        assert_eq!(top, want_top, "{what}: top games' ratings");
+        let recent: Vec<&str> = got.recent_games.iter().map(|g| g.date.as_str()).collect();
+        let want_recent: Vec<&str> = want["recent_dates"]
+            .as_array()
+            .expect("recent_dates")
+            .iter()
+            .map(|v| v.as_str().expect("date"))
+            .collect();
+        assert_eq!(recent, want_recent, "{what}: recent games' dates");
+        for g in got.top_games.iter().chain(&got.recent_games) {
+            assert!(g.ply < 50, "{what}: reached at ply {}", g.ply);
+            assert!(g.id.parse::<i64>().is_ok(), "{what}: id {:?}", g.id);
+        }
+    }
+    cases.len()
+}
+
+fn reference(name: &str) -> Value {
+    let path = tabla_testdata::testdata_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("reference JSON")
+}
+
+fn pgn_files(dir: &Path, names: &Value) -> Vec<PathBuf> {
+    names
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|n| dir.join(n.as_str().expect("name")))
+        .collect()
+}
+
+#[test]
+fn explorer_matches_python_chess_on_testdata() {
+    let reference = reference("explorer_reference.json");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs = pgn_files(&tabla_testdata::testdata().dir, &reference["files"]);
+    let db = import_all(&dir.path().join("db"), inputs);
+    assert_eq!(Some(db.manifest().games()), reference["games"].as_u64());
+    let n = check(&db, &reference);
+    assert!(n >= 100, "{n} cases");
+}
+
+#[test]
+fn explorer_matches_python_chess_on_the_corpus() {
+    let Some(corpus) = tabla_testdata::corpus() else {
+        return;
+    };
+    let reference = reference("corpus_explorer_reference.json");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = import_all(
+        &dir.path().join("db"),
+        pgn_files(&corpus.dir, &reference["files"]),
+    );
+    assert_eq!(Some(db.manifest().games()), reference["games"].as_u64());
+    check(&db, &reference);
+}

@@ -1,0 +1,246 @@
+//! Importing: incremental (a second import adds its games, and the explorer's counts are the
+//! sums), never a duplicate (the same content under another name is refused), crash-safe (what
+//! an interrupted import leaves is never read and is removed by the next one), and max-ply
+//! fixed at creation.
+
+use std::path::{Path, PathBuf};
+use tabla_db::{Database, DbError, EngineOptions, Filters, ImportOptions, Target, import};
+
+fn engine() -> EngineOptions {
+    EngineOptions {
+        threads: 2,
+        memory: 128 << 20,
+        spill_dir: None,
+    }
+}
+
+fn options(db: &Path, inputs: &[PathBuf], max_ply: Option<u32>) -> ImportOptions {
+    ImportOptions {
+        db: db.to_owned(),
+        inputs: inputs.to_vec(),
+        max_ply,
+        engine: engine(),
+    }
+}
+
+fn testdata(name: &str) -> PathBuf {
+    tabla_testdata::testdata().path(name)
+}
+
+/// The start position's totals and moves.
+fn start(db: &Path) -> (u64, Vec<(String, u64)>) {
+    let db = Database::open_with(db, &engine()).expect("open");
+    let answer = db
+        .explore(&Target::Fen("startpos".into()), &Filters::default())
+        .expect("explore");
+    (
+        answer.games,
+        answer
+            .moves
+            .iter()
+            .map(|m| (m.uci.clone(), m.games))
+            .collect(),
+    )
+}
+
+#[test]
+fn imports_add_up_and_the_same_content_is_refused_under_any_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (a, b) = (
+        testdata("lichess_db_1000k.pgn"),
+        testdata("twic1599_1000k.pgn"),
+    );
+    let only = |inputs: &[PathBuf], name: &str| {
+        let db = dir.path().join(name);
+        import(&options(&db, inputs, None), &tabla_convert::NoProgress).expect("import");
+        start(&db)
+    };
+    let (games_a, _) = only(std::slice::from_ref(&a), "a");
+    let (games_b, _) = only(std::slice::from_ref(&b), "b");
+    let (games_ab, moves_ab) = only(&[a.clone(), b.clone()], "ab");
+    assert!(games_a > 0 && games_b > 0);
+    assert_eq!(games_ab, games_a + games_b);
+
+    // Two imports into one database answer as one import of both.
+    let db = dir.path().join("db");
+    let first = import(
+        &options(&db, std::slice::from_ref(&a), None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("first import");
+    let second = import(
+        &options(&db, std::slice::from_ref(&b), Some(50)),
+        &tabla_convert::NoProgress,
+    )
+    .expect("second import");
+    assert_eq!((first.batch, second.batch), (1, 2));
+    assert_eq!(start(&db), (games_ab, moves_ab.clone()));
+
+    // The same bytes again, under the same name or another, add nothing.
+    let copy = dir.path().join("renamed.pgn");
+    std::fs::copy(&a, &copy).expect("copy");
+    for again in [a.clone(), copy] {
+        let err = import(
+            &options(&db, std::slice::from_ref(&again), None),
+            &tabla_convert::NoProgress,
+        )
+        .expect_err("imported twice");
+        assert!(matches!(err, DbError::AlreadyImported { .. }), "{err}");
+        assert!(err.to_string().contains("already imported"), "{err}");
+    }
+    let err = import(
+        &options(
+            &db,
+            &[testdata("mate_in_2.pgn"), testdata("mate_in_2.pgn")],
+            None,
+        ),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("the same file twice in one import");
+    assert!(matches!(err, DbError::SameContent(..)), "{err}");
+    let db_open = Database::open_with(&db, &engine()).expect("open");
+    assert_eq!(db_open.manifest().batches.len(), 2);
+    assert_eq!(start(&db), (games_ab, moves_ab));
+
+    // max-ply is fixed when the database is made.
+    let err = import(
+        &options(&db, &[testdata("tactics.pgn")], Some(30)),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("another max-ply");
+    assert!(
+        matches!(
+            err,
+            DbError::MaxPly {
+                given: 30,
+                fixed: 50
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_interrupted_import_leaves_the_database_as_it_was() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("db");
+    let a = testdata("lichess_db_1000k.pgn");
+    import(&options(&db, &[a], None), &tabla_convert::NoProgress).expect("import");
+    let before = start(&db);
+    let manifest = std::fs::read(db.join("tabla-db.json")).expect("manifest");
+
+    // An import that fails part-way (its second input cannot be read) changes nothing.
+    let missing = dir.path().join("missing.pgn");
+    let err = import(
+        &options(&db, &[testdata("tactics.pgn"), missing], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("missing input");
+    assert!(err.to_string().contains("missing.pgn"), "{err}");
+    assert_eq!(
+        std::fs::read(db.join("tabla-db.json")).expect("manifest"),
+        manifest
+    );
+
+    // What a killed import leaves on disk: a staging directory, and a batch moved into place
+    // but never committed to the manifest, both holding games. Readers ignore them...
+    let tactics = dir.path().join("scratch");
+    import(
+        &options(&tactics, &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("scratch import");
+    let copy = |to: &Path| copy_dir(&tactics.join("batches/000001"), to);
+    copy(&db.join(".staging-000002"));
+    copy(&db.join("batches/000002"));
+    assert_eq!(start(&db), before);
+    // ...and the next import removes them before it adds its own.
+    import(
+        &options(&db, &[testdata("twic1599_1000k.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("import after a crash");
+    assert!(!db.join(".staging-000002").exists());
+    let opened = Database::open_with(&db, &engine()).expect("open");
+    assert_eq!(opened.manifest().batches.len(), 2);
+    let info = opened.info().expect("info");
+    assert_eq!(info.games, opened.manifest().games());
+    let (games, _) = start(&db);
+    let twic = dir.path().join("twic");
+    import(
+        &options(&twic, &[testdata("twic1599_1000k.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("twic alone");
+    assert_eq!(
+        games,
+        before.0 + start(&twic).0,
+        "the crashed batch's games are not counted"
+    );
+}
+
+#[test]
+fn a_second_import_waits_for_no_one_it_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("db");
+    std::fs::create_dir_all(&db).expect("mkdir");
+    let held = std::fs::File::create(db.join("tabla-db.lock")).expect("lock file");
+    held.lock().expect("lock");
+    let err = import(
+        &options(&db, &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("locked");
+    assert!(matches!(err, DbError::Locked(_)), "{err}");
+    drop(held);
+    import(
+        &options(&db, &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("unlocked");
+}
+
+#[test]
+fn bad_arguments_are_typed_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let err = Database::open(dir.path()).expect_err("no database");
+    assert!(matches!(err, DbError::NotADatabase(_)), "{err}");
+    let err = import(
+        &options(&dir.path().join("x"), &[testdata("tactics.pgn")], Some(0)),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("max-ply 0");
+    assert!(matches!(err, DbError::BadMaxPly(0)), "{err}");
+    // A directory that is not a database is not taken over.
+    std::fs::write(dir.path().join("notes.txt"), "mine").expect("write");
+    let err = import(
+        &options(dir.path(), &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("not empty");
+    assert!(err.to_string().contains("not empty"), "{err}");
+    for bad in [
+        Target::Fen("8/8/8/8/8/8/8/8 w - - 0 1".into()),
+        Target::Fen("not a fen".into()),
+        Target::Moves("e4 e5 Ke3".into()),
+        Target::Moves("e4 Nf6 Nf6".into()),
+    ] {
+        assert!(
+            matches!(bad.position(), Err(DbError::Argument(_))),
+            "{bad:?}"
+        );
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}

@@ -1,0 +1,268 @@
+// Browser tests of the game database (`tabla serve --db`): headless Chromium driven by
+// playwright-core against the real server, after the real binary imported testdata's lichess
+// games (`tabla db import`). The binary is the first word of TABLA_SERVE, as browser.test.mjs
+// runs it (scripts/test.sh sets it; default target/debug/tabla).
+//
+// What the pages show is checked against the server's JSON for the same question, and the
+// start position's counts against `tabla db explore --json` too.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const serveCommand = process.env.TABLA_SERVE ?? `${join(repo, 'target/debug/tabla')} serve --port 0`;
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const [tabla] = serveCommand.split(' ').filter(Boolean);
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+let scratch;
+let db;
+let server;
+let base;
+let browser;
+
+/** Runs the tabla binary; its standard output. */
+function run(args) {
+  const r = spawnSync(tabla, args, { cwd: repo, encoding: 'utf8' });
+  if (r.error) throw new Error(`cannot run ${tabla}: ${r.error.message}`);
+  assert.equal(r.status, 0, `tabla ${args.join(' ')}:\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** Starts `TABLA_SERVE --db DB` on a free port and reads its address from stderr. */
+function startServer() {
+  const [cmd, ...args] = serveCommand.split(' ').filter(Boolean);
+  const dir = join(tmpdir(), 'tabla-web-browser-tests');
+  mkdirSync(dir, { recursive: true });
+  const child = spawn(cmd, [...args, '--db', db], {
+    cwd: repo,
+    env: { ...process.env, TABLA_ENDGAME_DIR: dir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolveStart, reject) => {
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 120_000);
+    child.on('error', (e) => reject(new Error(`cannot run ${cmd}: ${e.message}`)));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const m = log.match(/listening on (http:\/\/[^\s/]+)\//);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ child, url: m[1] });
+      }
+    });
+  });
+}
+
+before(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'tabla-web-db-test-'));
+  db = join(scratch, 'db');
+  run(['db', 'import', '--db', db, '--threads', '2', join(repo, 'testdata/pgn/lichess_db_1000k.pgn')]);
+  const started = await startServer();
+  server = started.child;
+  base = started.url;
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+async function newPage(width = 1280, height = 1000) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  return page;
+}
+
+async function apiJson(page, path) {
+  const res = await page.request.get(`${base}${path}`);
+  assert.equal(res.status(), 200, `${path}: ${await res.text()}`);
+  return res.json();
+}
+
+const explore = (page, fen) => apiJson(page, `/api/db/explore?fen=${encodeURIComponent(fen)}`);
+/** Placement, side to move and castling of a FEN: what a position reached by other moves, or
+ * written with the en-passant square after every double push (PGN's FENs), has in common. */
+const board = (fen) => fen.split(' ').slice(0, 3).join(' ');
+const count = (n) => n.toLocaleString('en-US');
+const fenShown = (page) => page.locator('#fen').textContent();
+
+/** Waits until the explorer shows the answer for `fen` (its total and its first move). */
+async function explorerShows(page, answer) {
+  const first = answer.moves[0];
+  await page.waitForFunction(
+    ([games, san, moveGames]) => {
+      const panel = document.querySelector('#explorer');
+      const row = document.querySelector('#explorer-moves tbody tr');
+      return (
+        panel?.getAttribute('aria-busy') === 'false' &&
+        document.querySelector('#explorer-games')?.textContent === games &&
+        row?.querySelector('.san')?.textContent === san &&
+        row?.querySelectorAll('td')[1]?.textContent === moveGames
+      );
+    },
+    [count(answer.games), first.san, count(first.games)],
+    { timeout: 20_000 },
+  );
+}
+
+describe('Opening explorer', () => {
+  test('in the PGN browser: counts as the API and the command line give them, moves play, games open', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#moves[aria-busy="false"]').waitFor();
+    assert.equal(await fenShown(page), START);
+
+    // The start position: the totals and the first move as /api/db/explore and
+    // `tabla db explore --json` say.
+    const start = await explore(page, START);
+    const cli = JSON.parse(run(['db', 'explore', '--db', db, '--threads', '2', '--fen', 'startpos', '--json']));
+    assert.equal(cli.games, start.games);
+    assert.deepEqual(cli.moves[0], start.moves[0]);
+    assert.ok(start.games > 0 && start.moves.length > 1);
+    await explorerShows(page, start);
+    const rows = page.locator('#explorer-moves tbody tr');
+    assert.equal(await rows.count(), start.moves.length);
+    assert.equal(await page.locator('#explorer-games').textContent(), count(start.games));
+    assert.equal(await rows.first().locator('td').nth(1).textContent(), count(start.moves[0].games));
+    assert.match(await rows.first().locator('.wdl').getAttribute('aria-label'), /^White wins \d+%, draws \d+%, Black wins \d+%$/);
+
+    // The first move plays on the board, and the counts follow.
+    const first = start.moves[0];
+    const played = await apiJson(page, `/api/play?fen=${encodeURIComponent(START)}&uci=${first.uci}`);
+    await rows.first().click();
+    await page.waitForFunction((p) => document.querySelector('#fen')?.textContent?.startsWith(`${p} `), board(played.fen));
+    const next = await explore(page, played.fen);
+    await explorerShows(page, next);
+
+    // A move the game does not have: the board goes past the game, and back.
+    const gameNext = await page.locator('#moves .mv.main').nth(1).getAttribute('aria-label');
+    const other = next.moves.find((m) => !gameNext.endsWith(` ${m.san}`));
+    if (other) {
+      const before = await fenShown(page);
+      await page.locator(`#explorer-moves tbody tr[data-uci="${other.uci}"]`).click();
+      await page.locator('#off-game-line').waitFor();
+      assert.match(await page.locator('#off-game-line').textContent(), new RegExp(`${other.san.replace(/[+#]/g, '\\$&')}$`));
+      assert.notEqual(await fenShown(page), before);
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForFunction((f) => document.querySelector('#fen')?.textContent === f, before);
+      assert.equal(await page.locator('#off-game-line').count(), 0);
+    }
+
+    // A top game opens in the PGN browser at the ply where it reached the position.
+    await explorerShows(page, next);
+    const top = next.top_games[0];
+    assert.ok(top, 'a top game');
+    const row = page.locator('#explorer-lists table').first().locator('tbody tr').first();
+    assert.equal(await row.getAttribute('data-id'), top.id);
+    await row.click();
+    await page.locator('.load-msg .msg-ok', { hasText: `Game ${top.id}` }).waitFor();
+    await page.locator('#moves[aria-busy="false"]').waitFor();
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('db'), top.id);
+    assert.equal(url.searchParams.get('ply'), String(top.ply));
+    assert.equal(board(await fenShown(page)), board(next.fen));
+    assert.equal(await page.locator('#moves .mv.active').getAttribute('data-id'), String(top.ply));
+    assert.match(await page.locator('.game-title').textContent(), new RegExp(`^${top.white} – ${top.black}`));
+    assert.equal(await page.locator('#games tbody tr').count(), 1);
+
+    // A reload comes back to the game of the database and the position.
+    await page.reload();
+    await page.locator('#moves .mv.active').waitFor();
+    assert.equal(await page.locator('#moves .mv.active').getAttribute('data-id'), String(top.ply));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('search this position lists the games the API lists', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/analysis?fen=${encodeURIComponent(START)}`);
+    const start = await explore(page, START);
+    await explorerShows(page, start);
+    await page.locator('#explorer-moves tbody tr').first().click();
+    const played = await apiJson(page, `/api/play?fen=${encodeURIComponent(START)}&uci=${start.moves[0].uci}`);
+    await page.waitForFunction((f) => document.querySelector('#fen')?.textContent === f, played.fen);
+    await explorerShows(page, await explore(page, played.fen));
+
+    await page.locator('#explorer-search-button').click();
+    const found = await apiJson(page, `/api/db/search?fen=${encodeURIComponent(played.fen)}&limit=20`);
+    await page.locator('#explorer-search table tbody tr').first().waitFor();
+    assert.equal(await page.locator('#explorer-search table tbody tr').count(), found.games.length);
+    assert.equal(await page.locator('#explorer-search table tbody tr').first().getAttribute('data-id'), found.games[0].id);
+    const label = await page.locator('#explorer-search .page-label').textContent();
+    assert.match(label, new RegExp(`${count(found.total)} games?$`));
+
+    // A game of the list opens in the PGN browser.
+    await page.locator('#explorer-search table tbody tr').first().click();
+    await page.waitForURL((u) => u.pathname === '/' && u.searchParams.get('db') === found.games[0].id);
+    await page.locator('#moves .mv.active').waitFor();
+    assert.equal(await page.locator('#moves .mv.active').getAttribute('data-id'), String(found.games[0].ply));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('filters narrow the counts as the API does', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/analysis?fen=${encodeURIComponent(START)}`);
+    await explorerShows(page, await explore(page, START));
+    await page.locator('#explorer summary').click();
+    await page.locator('#explorer-speed-blitz').check();
+    await page.locator('#explorer-rating-min').fill('1600');
+    await page.locator('#explorer .db-filters-form button[type="submit"]').click();
+    const filtered = await apiJson(page, `/api/db/explore?fen=${encodeURIComponent(START)}&speed=blitz&rating=1600-`);
+    await explorerShows(page, filtered);
+    assert.match(await page.locator('#explorer summary').textContent(), /rating 1600–.*blitz/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
+
+describe('Games page', () => {
+  test('pages through the games, searches them and opens one', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/games`);
+    const all = await apiJson(page, '/api/db/games?limit=20');
+    await page.locator('#games-out table tbody tr').first().waitFor();
+    assert.equal(await page.locator('#games-out table tbody tr').count(), 20);
+    assert.equal(await page.locator('#games-page-label').textContent(), `1–20 of ${count(all.total)} games`);
+    assert.equal(await page.locator('#games-out tbody tr').first().getAttribute('data-id'), all.games[0].id);
+    assert.ok(await page.locator('#games-prev').isDisabled());
+
+    await page.locator('#games-next').click();
+    await page.locator('#games-page-label', { hasText: '21–40' }).waitFor();
+    const second = await apiJson(page, '/api/db/games?limit=20&offset=20');
+    assert.equal(await page.locator('#games-out tbody tr').first().getAttribute('data-id'), second.games[0].id);
+    assert.equal(new URL(page.url()).searchParams.get('offset'), '20');
+
+    // A text search over the players.
+    const name = all.games[0].white;
+    const found = await apiJson(page, `/api/db/games?limit=20&q=${encodeURIComponent(name)}`);
+    await page.locator('#games-q').fill(name);
+    await page.locator('#games-q').press('Enter');
+    await page.locator('#games-page-label', { hasText: found.total === 1 ? '1 game' : `${count(found.total)} games` }).waitFor();
+    assert.equal(await page.locator('#games-out tbody tr').count(), found.games.length);
+
+    // A game opens in the PGN browser.
+    const g = found.games[0];
+    await page.locator('#games-out tbody tr').first().click();
+    await page.waitForURL((u) => u.pathname === '/' && u.searchParams.get('db') === g.id);
+    await page.locator('#moves[aria-busy="false"]').waitFor();
+    assert.match(await page.locator('.game-title').textContent(), new RegExp(`^${g.white} – ${g.black}`));
+    assert.equal(await fenShown(page), START);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
