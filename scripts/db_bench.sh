@@ -30,8 +30,8 @@ for tool in pzstd /usr/bin/time; do
   fi
 done
 
-cargo build --release -p tabla-cli -p tabla-db --example db_bench
-cargo build --release -p tabla-pgn --example gen_games
+# One invocation (one feature resolution) for the three binaries.
+cargo build --release -p tabla-cli --bin tabla -p tabla-db --example db_bench -p tabla-pgn --example gen_games
 # Copies, so that a rebuild in the tree during the runs cannot swap the binaries.
 cp target/release/tabla target/release/examples/db_bench target/release/examples/gen_games "$work/"
 tabla=$work/tabla
