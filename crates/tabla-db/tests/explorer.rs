@@ -3,58 +3,11 @@
 //! transposition reached by two move orders, ...) under every filter, through the aggregate's
 //! buckets and through the games alike.
 
+mod common;
+
+use common::{filters, import_all, pgn_files, reference};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use tabla_db::{Database, EngineOptions, Filters, ImportOptions, Side, Target, YearMonth, import};
-
-fn engine() -> EngineOptions {
-    EngineOptions {
-        threads: 2,
-        memory: 256 << 20,
-        spill_dir: None,
-    }
-}
-
-fn import_all(db: &Path, inputs: Vec<PathBuf>) -> Database {
-    let options = ImportOptions {
-        db: db.to_owned(),
-        inputs,
-        max_ply: Some(50),
-        engine: engine(),
-    };
-    import(&options, &tabla_convert::NoProgress).expect("import");
-    Database::open_with(db, &engine()).expect("open")
-}
-
-fn filters(v: &Value) -> Filters {
-    let month = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_str)
-            .map(|m| YearMonth::parse(m).expect("month"))
-    };
-    Filters {
-        rating: v.get("rating").map(|r| {
-            let end = |i: usize| r[i].as_i64().map(|x| x as i32);
-            (end(0), end(1))
-        }),
-        speeds: v
-            .get("speed")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|s| s.as_str().expect("speed").to_owned())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        since: month("since"),
-        until: month("until"),
-        player: v.get("player").and_then(Value::as_str).map(str::to_owned),
-        color: v.get("color").and_then(Value::as_str).map(|c| match c {
-            "white" => Side::White,
-            _ => Side::Black,
-        }),
-    }
-}
+use tabla_db::{Database, Target};
 
 /// Compares every case of a reference file; returns how many were checked.
 fn check(db: &Database, reference: &Value) -> usize {
@@ -121,21 +74,6 @@ fn check(db: &Database, reference: &Value) -> usize {
         }
     }
     cases.len()
-}
-
-fn reference(name: &str) -> Value {
-    let path = tabla_testdata::testdata_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).expect("reference JSON")
-}
-
-fn pgn_files(dir: &Path, names: &Value) -> Vec<PathBuf> {
-    names
-        .as_array()
-        .expect("files")
-        .iter()
-        .map(|n| dir.join(n.as_str().expect("name")))
-        .collect()
 }
 
 #[test]

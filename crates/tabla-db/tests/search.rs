@@ -3,46 +3,11 @@
 //! material balances and patterns, under the explorer's filters; and `export` read back: the
 //! games it writes, imported again, give the same explorer and search answers.
 
+mod common;
+
+use common::{filters, import_all, pgn_files, reference};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use tabla_db::{
-    Database, EngineOptions, Filters, ImportOptions, Material, SearchQuery, Target, import,
-    parse_pattern,
-};
-
-fn engine() -> EngineOptions {
-    EngineOptions {
-        threads: 2,
-        memory: 256 << 20,
-        spill_dir: None,
-    }
-}
-
-fn import_all(db: &Path, inputs: Vec<PathBuf>) -> Database {
-    let options = ImportOptions {
-        db: db.to_owned(),
-        inputs,
-        max_ply: Some(50),
-        engine: engine(),
-    };
-    import(&options, &tabla_convert::NoProgress).expect("import");
-    Database::open_with(db, &engine()).expect("open")
-}
-
-fn reference(name: &str) -> Value {
-    let path = tabla_testdata::testdata_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).expect("reference JSON")
-}
-
-fn pgn_files(dir: &Path, names: &Value) -> Vec<PathBuf> {
-    names
-        .as_array()
-        .expect("files")
-        .iter()
-        .map(|n| dir.join(n.as_str().expect("name")))
-        .collect()
-}
+use tabla_db::{Database, Filters, Material, SearchQuery, Target, parse_pattern};
 
 fn query(q: &Value) -> SearchQuery {
     if let Some(moves) = q.get("moves").and_then(Value::as_array) {
@@ -55,26 +20,6 @@ fn query(q: &Value) -> SearchQuery {
     }
     let p = q["pattern"].as_str().expect("pattern");
     SearchQuery::Pattern(parse_pattern(p).expect("pattern"))
-}
-
-fn filters(v: &Value) -> Filters {
-    Filters {
-        rating: v.get("rating").map(|r| {
-            let end = |i: usize| r[i].as_i64().map(|x| x as i32);
-            (end(0), end(1))
-        }),
-        speeds: v
-            .get("speed")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|s| s.as_str().expect("speed").to_owned())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        player: v.get("player").and_then(Value::as_str).map(str::to_owned),
-        ..Filters::default()
-    }
 }
 
 /// Compares every case; returns the matches checked.
