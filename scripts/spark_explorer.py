@@ -15,7 +15,9 @@ counts: bigint; `year`, `month`: int; `uci`, `speed`: string), so the script wri
 unchanged.
 
 `--max-ply` must be the database's max-ply (tabla's default, 50), and the positions must cover
-plies 0 to max-ply - 1: convert with `--max-ply` one less.
+plies 0 to max-ply - 1: convert with `--max-ply` one less. Beside the Parquet files the script
+writes `_tabla.json`, `{"max_ply": N}`: `tabla db import` refuses an aggregate without it or
+made with another max-ply than the database's.
 
 Locally (PyPI `pyspark` 3.5 and a Java 17 runtime, e.g. Debian's `openjdk-17-jre-headless`):
 
@@ -47,6 +49,7 @@ Verified against `tabla db import` on DataFusion by scripts/spark_check.sh.
 """
 
 import argparse
+import json
 import os
 import pathlib
 import sys
@@ -128,6 +131,16 @@ def main():
         .option("compression", "zstd")
         .parquet(out)
     )
+    # Beside the aggregate, how it was made: `tabla db import` refuses an aggregate without it,
+    # or made with another max-ply than the database's. Written through Hadoop's file system,
+    # so that it lands wherever the Parquet files did (local, HDFS, S3). Spark skips files
+    # starting with `_`; tabla reads only `*.parquet` as table data.
+    jvm = spark.sparkContext._jvm
+    sidecar = jvm.org.apache.hadoop.fs.Path(out + "/_tabla.json")
+    fs = sidecar.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    stream = fs.create(sidecar, True)
+    stream.write(bytearray(json.dumps({"max_ply": args.max_ply}).encode()))
+    stream.close()
     seconds = time.monotonic() - start
     rows = spark.read.parquet(out).count()
     print(f"{out}: {rows} explorer rows (max-ply {args.max_ply}) in {seconds:.1f} s", flush=True)

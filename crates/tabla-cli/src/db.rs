@@ -1,4 +1,5 @@
-//! `tabla db`: a game collection as a database (import, info, explore, search, export, sql).
+//! `tabla db`: a game collection as a database (import, info, compact, explore, search, export,
+//! sql).
 
 use clap::{Args, Subcommand};
 use std::io::Write;
@@ -17,6 +18,9 @@ pub enum DbCommand {
     Import(ImportArgs),
     /// What a database holds: games, positions, table sizes, max-ply, schema version.
     Info(InfoArgs),
+    /// Sum the explorer's aggregates of every import into one table (imports do it by
+    /// themselves past 8 of them).
+    Compact(CompactArgs),
     /// The opening explorer: moves played from a position, their results, top and recent games.
     Explore(ExploreArgs),
     /// Position search: games that reach a position, a material balance or a pattern, at any ply.
@@ -67,6 +71,12 @@ pub struct ImportArgs {
     /// database is created (default 50).
     #[arg(long, value_name = "N")]
     max_ply: Option<u32>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompactArgs {
+    #[command(flatten)]
+    db: DbArgs,
 }
 
 #[derive(Args, Debug)]
@@ -213,6 +223,27 @@ pub struct SqlArgs {
 pub fn run(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
     match command {
         DbCommand::Import(args) => import(args, out),
+        DbCommand::Compact(args) => {
+            let start = Instant::now();
+            let summary = tabla_db::compact(&args.db.db, &args.db.engine())?;
+            if summary.parts <= 1 {
+                writeln!(
+                    out,
+                    "nothing to compact: the explorer has {} part(s)",
+                    summary.parts
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "compacted {} parts ({} rows) into one ({} rows) in {:.2} s",
+                    summary.parts,
+                    summary.rows_before,
+                    summary.rows,
+                    start.elapsed().as_secs_f64()
+                )?;
+            }
+            Ok(())
+        }
         DbCommand::Info(args) => {
             let db = Database::open_with(&args.db.db, &args.db.engine())?;
             let info = db.info()?;
@@ -403,6 +434,12 @@ fn import(args: ImportArgs, out: &mut impl Write) -> anyhow::Result<()> {
         },
         summary.explorer_rows
     );
+    if let Some(c) = &summary.compacted {
+        eprintln!(
+            "compacted the explorer's {} parts ({} rows) into one ({} rows)",
+            c.parts, c.rows_before, c.rows
+        );
+    }
     writeln!(
         out,
         "games {}, errors {}, warnings {}, positions {}",

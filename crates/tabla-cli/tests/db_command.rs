@@ -398,3 +398,42 @@ fn sql_chess_functions_give_the_tables_keys() {
     let rows: Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(rows[0]["n"].as_u64(), Some(n), "{rows}");
 }
+
+#[test]
+fn compact_folds_the_imports_and_every_answer_stays() {
+    let db = fresh("compact");
+    let d = utf8(&db);
+    for file in ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"] {
+        let run = tabla(&["db", "import", "--db", d, &pgn(file)]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let explore = |moves: &str| {
+        let run = tabla(&["db", "explore", "--db", d, "--moves", moves, "--json"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str::<Value>(&run.stdout).expect("json")
+    };
+    let positions = ["", "e4", "d4 Nf6 c4", "e4 c5 Nf3"];
+    let before: Vec<Value> = positions.iter().map(|m| explore(m)).collect();
+    assert!(before[0]["games"].as_u64().is_some_and(|g| g > 0));
+
+    let run = tabla(&["db", "compact", "--db", d]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("compacted 2 parts"),
+        "{}",
+        run.stdout
+    );
+    let after: Vec<Value> = positions.iter().map(|m| explore(m)).collect();
+    assert_eq!(after, before);
+    let run = tabla(&["db", "compact", "--db", d]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("nothing to compact"), "{}", run.stdout);
+
+    let run = tabla(&["db", "compact", "--db", utf8(&fresh("not-a-db"))]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("not a tabla database"),
+        "{}",
+        run.stderr
+    );
+}

@@ -99,7 +99,8 @@
 //! next frames to finish its last one; other zstd files and the standard input are decoded by
 //! one thread that cuts the text at game starts into chunks for the others. Every worker writes
 //! its own files. Memory stays bounded whatever the input's size: per worker, the open
-//! `games` files' row groups ([`Limits::row_group_bytes`], [`Limits::open_partitions`]), the
+//! `games` rows gathered ([`Limits::games_buffer_bytes`]) and the open `games` files' row groups
+//! ([`Limits::row_group_bytes`], [`Limits::open_partitions`]), the
 //! positions buffer ([`Limits::positions_per_worker`], about 120 bytes a position), one or two
 //! decoded frames of a pzstd file, and at most the first 8 MiB of a game's text (a longer game
 //! is cut and says so in `error`). With the default [`Limits`] that is about 100 to 150 MB per

@@ -107,9 +107,13 @@ pub struct Limits {
     /// Rows per row group of a `positions` file: small, so that a lookup of one zobrist key reads
     /// few rows.
     pub positions_per_row_group: usize,
-    /// `games` files a worker keeps open at once (one per partition); the least recently used is
-    /// finished when another partition needs one.
+    /// `games` files a worker keeps open at once (one per partition); the least recently written
+    /// is finished when another partition needs one.
     pub open_partitions: usize,
+    /// Text bytes of games a worker gathers over every partition before it writes the fullest
+    /// partition's rows out: the memory bound of games spread over many months, and what keeps
+    /// their files large (a partition's rows are written when it holds 4,096 games or 8 MiB).
+    pub games_buffer_bytes: usize,
     /// Decompressed bytes per chunk handed from the thread that decodes to the others: the
     /// chunks of a stream decoded by one thread (at least 64 KiB; when 16 chunks' worth of text
     /// holds no place to cut, as games without tags give none, the decoding thread reads the
@@ -127,6 +131,7 @@ impl Default for Limits {
             positions_per_worker: 1 << 20,
             positions_per_row_group: 16_384,
             open_partitions: 4,
+            games_buffer_bytes: 32 << 20,
             chunk_bytes: 4 << 20,
         }
     }

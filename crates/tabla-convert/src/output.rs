@@ -192,13 +192,15 @@ impl PartFile {
     }
 }
 
-/// The `games` rows of one partition: a batch being gathered and the file it goes to.
+/// The `games` rows of one partition: a batch being gathered and the file it goes to (if one
+/// is open: at most [`Limits::open_partitions`] are).
 struct OpenGames {
     month: Month,
     builder: GamesBuilder,
     file: Option<PartFile>,
     rows_in_file: usize,
-    last_use: u64,
+    /// When a batch was last written to `file`.
+    last_write: u64,
 }
 
 /// What a worker wrote.
@@ -217,6 +219,9 @@ pub(crate) struct Sink<'a> {
     worker: usize,
     next_file: usize,
     games: Vec<OpenGames>,
+    /// Text bytes gathered over every partition's batch, bounded by
+    /// [`Limits::games_buffer_bytes`].
+    buffered_game_bytes: usize,
     positions: Vec<(Month, PositionsBuffer)>,
     buffered_positions: usize,
     clock: u64,
@@ -230,6 +235,7 @@ impl<'a> Sink<'a> {
             worker,
             next_file: 0,
             games: Vec::new(),
+            buffered_game_bytes: 0,
             positions: Vec::new(),
             buffered_positions: 0,
             clock: 0,
@@ -255,22 +261,35 @@ impl<'a> Sink<'a> {
     ) -> Result<(), ConvertError> {
         let tags = TagValues::of(record);
         let month = tags.month();
-        self.clock += 1;
         let slot = match self.games.iter().position(|g| g.month == month) {
             Some(i) => i,
-            None => self.open_games(month)?,
+            None => {
+                self.games.push(OpenGames {
+                    month,
+                    builder: GamesBuilder::new(self.plan.games_schema.clone()),
+                    file: None,
+                    rows_in_file: 0,
+                    last_write: 0,
+                });
+                self.games.len() - 1
+            }
         };
-        let open = &mut self.games[slot];
-        open.last_use = self.clock;
-        open.builder.push(id, record, &tags, movetext, error);
+        let builder = &mut self.games[slot].builder;
+        let before = builder.bytes();
+        builder.push(id, record, &tags, movetext, error);
+        self.buffered_game_bytes += builder.bytes() - before;
         self.written.games += 1;
         self.written.games_with_error += u64::from(error.is_some());
         self.written.warnings += record.warnings.len() as u64;
-        if open.builder.rows() >= BATCH_ROWS || open.builder.bytes() >= BATCH_BYTES {
+        if builder.rows() >= BATCH_ROWS || builder.bytes() >= BATCH_BYTES {
             self.flush_games(slot)?;
-        }
-        if self.games[slot].rows_in_file >= self.plan.limits.games_per_file.max(1) {
-            self.finish_games_file(slot)?;
+        } else if self.buffered_game_bytes >= self.plan.limits.games_buffer_bytes.max(1) {
+            // Games spread over many months (an archive of years): the fullest partition's
+            // batch goes out, so that files stay large however many partitions there are.
+            let fullest = (0..self.games.len())
+                .max_by_key(|&i| self.games[i].builder.bytes())
+                .unwrap_or(slot);
+            self.flush_games(fullest)?;
         }
         let n = record.positions.len();
         if n > 0 {
@@ -306,31 +325,23 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
-    /// A slot for a partition not open yet, closing the least recently used one if too many
-    /// are open.
-    fn open_games(&mut self, month: Month) -> Result<usize, ConvertError> {
-        if self.games.len() >= self.plan.limits.open_partitions.max(1) {
-            let oldest = (0..self.games.len())
-                .min_by_key(|&i| self.games[i].last_use)
-                .unwrap_or(0);
-            self.close_games(oldest)?;
-        }
-        self.games.push(OpenGames {
-            month,
-            builder: GamesBuilder::new(self.plan.games_schema.clone()),
-            file: None,
-            rows_in_file: 0,
-            last_use: self.clock,
-        });
-        Ok(self.games.len() - 1)
-    }
-
-    /// Hands the gathered rows of a partition to its file (opening one if needed).
+    /// Hands the gathered rows of a partition to its file, opening one if needed (and finishing
+    /// the least recently written file if too many are open), and finishes the file once it
+    /// holds [`Limits::games_per_file`] games.
     fn flush_games(&mut self, slot: usize) -> Result<(), ConvertError> {
         if self.games[slot].builder.rows() == 0 {
             return Ok(());
         }
         if self.games[slot].file.is_none() {
+            let open_files = self.games.iter().filter(|g| g.file.is_some()).count();
+            if open_files >= self.plan.limits.open_partitions.max(1) {
+                let oldest = (0..self.games.len())
+                    .filter(|&i| self.games[i].file.is_some())
+                    .min_by_key(|&i| self.games[i].last_write);
+                if let Some(oldest) = oldest {
+                    self.finish_games_file(oldest)?;
+                }
+            }
             let dir = self
                 .plan
                 .out_dir
@@ -341,8 +352,11 @@ impl<'a> Sink<'a> {
                 PartFile::create(&dir, &name, &self.plan.games_schema, &self.plan.games_props)?;
             self.games[slot].file = Some(file);
         }
+        self.clock += 1;
         let open = &mut self.games[slot];
+        open.last_write = self.clock;
         let rows = open.builder.rows();
+        self.buffered_game_bytes -= open.builder.bytes().min(self.buffered_game_bytes);
         let batch = open
             .builder
             .finish()
@@ -351,11 +365,14 @@ impl<'a> Sink<'a> {
             file.write(&batch)?;
         }
         open.rows_in_file += rows;
+        if open.rows_in_file >= self.plan.limits.games_per_file.max(1) {
+            self.finish_games_file(slot)?;
+        }
         Ok(())
     }
 
+    /// Finishes the partition's open file (its gathered rows stay gathered).
     fn finish_games_file(&mut self, slot: usize) -> Result<(), ConvertError> {
-        self.flush_games(slot)?;
         let open = &mut self.games[slot];
         open.rows_in_file = 0;
         if let Some(file) = open.file.take() {
@@ -365,7 +382,9 @@ impl<'a> Sink<'a> {
         Ok(())
     }
 
+    /// Writes out the partition's gathered rows, finishes its file and forgets it.
     fn close_games(&mut self, slot: usize) -> Result<(), ConvertError> {
+        self.flush_games(slot)?;
         self.finish_games_file(slot)?;
         self.games.swap_remove(slot);
         Ok(())

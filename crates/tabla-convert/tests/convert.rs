@@ -502,6 +502,79 @@ fn games_without_a_date_go_to_the_default_partition() {
     }
 }
 
+/// `games` games, the i-th dated in month `i % months` after January 2000, each a different
+/// short mainline.
+fn games_over_months(path: &Path, games: usize, months: usize) {
+    let openings = ["e4 e5", "d4 d5", "c4 e5", "Nf3 d5", "e4 c5", "d4 Nf6"];
+    let mut text = String::new();
+    for i in 0..games {
+        let month = i % months;
+        let (year, month) = (2000 + month / 12, month % 12 + 1);
+        let (w, b) = openings[i % openings.len()]
+            .split_once(' ')
+            .expect("two moves");
+        text.push_str(&format!(
+            "[Event \"E{i}\"]\n[Date \"{year}.{month:02}.01\"]\n[Result \"*\"]\n\n1. {w} {b} *\n\n"
+        ));
+    }
+    std::fs::write(path, text).expect("write");
+}
+
+#[test]
+fn games_spread_over_many_months_make_one_file_per_month_not_one_per_game() {
+    // An archive of years, games in no order of date: before the fix every change of month
+    // finished a file, so that 2,400 games over 120 months made about 2,400 files.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("archive.pgn");
+    let (games, months) = (2_400, 120);
+    games_over_months(&path, games, months);
+    for (limits, most_files) in [
+        // Everything fits the gathering budget: one file per month.
+        (Limits::default(), months),
+        // A budget of 64 KiB (about 500 of these games' text): the fullest month's rows go out
+        // each time it is reached, at least the average of 120 months (about 4 games), so that
+        // a file holds a few games, not one.
+        (
+            Limits {
+                games_buffer_bytes: 64 << 10,
+                ..Limits::default()
+            },
+            games / 4,
+        ),
+    ] {
+        let out = dir
+            .path()
+            .join(format!("out-{}", limits.games_buffer_bytes));
+        run(&options(std::slice::from_ref(&path), &out, 1), &limits);
+        let files = parquet_files(&out.join("games"));
+        assert!(
+            files.len() <= most_files,
+            "budget {}: {} files for {games} games over {months} months",
+            limits.games_buffer_bytes,
+            files.len()
+        );
+        let rows = read_games(&out);
+        assert_eq!(rows.len(), games, "every game written");
+        assert_unique_ids(&rows, "archive");
+        let mut partitions: Vec<_> = rows.iter().map(|r| r.partition.clone()).collect();
+        partitions.sort();
+        partitions.dedup();
+        assert_eq!(partitions.len(), months, "one partition per month");
+        for row in &rows {
+            let month: usize = row.partition.1["month=".len()..].parse().expect("month");
+            let year: usize = row.partition.0["year=".len()..].parse().expect("year");
+            let i: usize = row.event.as_deref().expect("event")[1..]
+                .parse()
+                .expect("number");
+            assert_eq!(
+                (year - 2000) * 12 + month - 1,
+                i % months,
+                "game {i}'s partition"
+            );
+        }
+    }
+}
+
 #[test]
 fn inputs_that_cannot_be_converted_get_typed_errors() {
     let dir = tempfile::tempdir().expect("temp dir");

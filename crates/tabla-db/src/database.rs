@@ -52,7 +52,7 @@ pub struct Info {
 /// A table's size on disk.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct TableSize {
-    /// `games`, `positions` or `explorer`.
+    /// `games`, `positions`, `game_refs` or `explorer`.
     pub table: String,
     /// Parquet files.
     pub files: u64,
@@ -97,14 +97,19 @@ impl Database {
     pub fn info(&self) -> Result<Info, DbError> {
         let m = &self.manifest;
         let mut table_bytes = Vec::new();
-        for table in ["games", "positions", "explorer"] {
+        for table in ["games", "positions", "game_refs", "explorer"] {
             let mut size = TableSize {
                 table: table.to_owned(),
                 files: 0,
                 bytes: 0,
             };
-            for batch in &m.batches {
-                let (files, bytes) = parquet_size(&self.dir.join(batch.dir()).join(table))?;
+            let dirs = if table == "explorer" {
+                m.explorer_dirs()
+            } else {
+                m.batches.iter().map(|b| b.dir().join(table)).collect()
+            };
+            for dir in dirs {
+                let (files, bytes) = parquet_size(&self.dir.join(dir))?;
                 size.files += files;
                 size.bytes += bytes;
             }

@@ -262,11 +262,12 @@ impl Database {
         hits: &[(i64, u64)],
     ) -> Result<std::collections::HashMap<(i64, u64), GameRef>, DbError> {
         let mut out = std::collections::HashMap::new();
-        for page in hits.chunks(1000) {
+        // Short lists, which the engine prunes with each row group's bounds of `game_id`.
+        for page in hits.chunks(16) {
             let ids: Vec<String> = page.iter().map(|(id, _)| id.to_string()).collect();
             let found = self.game_refs(&format!(
                 "SELECT g.game_id, g.white, g.black, g.result, g.white_elo, g.black_elo, \
-                 g.played, g.event, CAST(0 AS BIGINT) AS ply FROM games g \
+                 g.played, g.event, CAST(0 AS BIGINT) AS ply FROM game_refs g \
                  WHERE g.game_id IN ({})",
                 ids.join(", ")
             ))?;

@@ -90,7 +90,7 @@ impl Database {
             ));
         }
         let count = self.engine().collect(&format!(
-            "SELECT COUNT(*) AS n FROM games g WHERE TRUE{condition}"
+            "SELECT COUNT(*) AS n FROM game_refs g WHERE TRUE{condition}"
         ))?;
         let total = match count.first() {
             Some(batch) => int_at(&ints(batch, "n")?, 0).unwrap_or(0).max(0) as u64,
@@ -98,7 +98,7 @@ impl Database {
         };
         let games = self.game_refs(&format!(
             "SELECT g.game_id, g.white, g.black, g.result, g.white_elo, g.black_elo, g.played, \
-             g.event, CAST(0 AS BIGINT) AS ply FROM games g WHERE TRUE{condition} \
+             g.event, CAST(0 AS BIGINT) AS ply FROM game_refs g WHERE TRUE{condition} \
              ORDER BY REPLACE(g.played, '?', '0') DESC NULLS LAST, g.game_id \
              LIMIT {limit} OFFSET {offset}"
         ))?;
@@ -119,8 +119,26 @@ impl Database {
         if self.manifest().batches.is_empty() {
             return Ok(None);
         }
+        // Its month from `game_refs` (sorted by id), so that only that month's `games` files
+        // are read.
+        let found = self.engine().collect(&format!(
+            "SELECT year, month FROM game_refs WHERE game_id = {id}"
+        ))?;
+        let Some(batch) = found.iter().find(|b| b.num_rows() > 0) else {
+            return Ok(None);
+        };
+        let (year, month) = (ints(batch, "year")?, ints(batch, "month")?);
+        let part = |name: &str, value: Option<i64>| match value {
+            Some(v) => format!(" AND g.{name} = {v}"),
+            None => format!(" AND g.{name} IS NULL"),
+        };
+        let condition = format!(
+            " AND g.game_id = {id}{}{}",
+            part("year", int_at(&year, 0)),
+            part("month", int_at(&month, 0))
+        );
         let mut out = Vec::new();
-        let n = self.write_pgn_rows(&format!(" AND g.game_id = {id}"), &mut out, None)?;
+        let n = self.write_pgn_rows(&condition, &mut out, None)?;
         if n == 0 {
             return Ok(None);
         }

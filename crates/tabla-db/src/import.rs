@@ -3,9 +3,10 @@
 //! The steps: take the database's lock; hash every input (BLAKE3) and refuse content already
 //! imported; convert the inputs with `tabla convert` (games, and the key-only positions table
 //! up to max-ply) into a hidden staging directory; run `sql/explorer.sql` on DataFusion over
-//! them to write the batch's explorer aggregate (sorted by key, spilling past the memory
-//! limit); move the staging directory into `batches/`; and last, replace the manifest, which
-//! is the commit. An import interrupted anywhere leaves the manifest as it was, so the
+//! each positions file to write the batch's explorer aggregate (each part sorted by key,
+//! spilling past the memory limit); move the staging directory into `batches/`; replace the
+//! manifest, which is the commit; and compact the explorer's parts when there are many
+//! ([`crate::compact`]). An import interrupted anywhere leaves the manifest as it was, so the
 //! database is unchanged; the next import removes what the interrupted one left.
 
 use crate::engine::{Engine, EngineOptions};
@@ -60,6 +61,9 @@ pub struct ImportSummary {
     pub input_bytes: u64,
     /// The batch's number.
     pub batch: u32,
+    /// The compaction that followed the import, when the database had more than
+    /// [`crate::COMPACT_AFTER`] explorer parts.
+    pub compacted: Option<crate::CompactSummary>,
 }
 
 /// Imports `options.inputs` as one batch; see the module's documentation.
@@ -131,8 +135,20 @@ pub fn import(
         positions: summary.positions,
     });
     manifest.write(dir)?;
+    // The import is committed; a compaction that fails now leaves it in place.
+    let parts = crate::compact::explorer_parts(dir, &manifest).len();
+    let compacted = if parts > crate::compact::COMPACT_AFTER {
+        Some(crate::compact::compact_locked(
+            dir,
+            &mut manifest,
+            &options.engine,
+        )?)
+    } else {
+        None
+    };
     Ok(ImportSummary {
         batch: id,
+        compacted,
         ..summary
     })
 }
@@ -169,8 +185,10 @@ fn build_batch(
     };
     // Larger position buffers than `tabla convert`'s: fewer, longer sorted runs, so that a
     // lookup of one key reads fewer files (4 Mi rows of about 60 bytes: 256 MiB per thread).
+    // And a larger budget for games gathered over many months: fewer, larger `games` files.
     let limits = tabla_convert::Limits {
         positions_per_worker: POSITIONS_PER_THREAD,
+        games_buffer_bytes: 64 << 20,
         ..tabla_convert::Limits::default()
     };
     let converted = tabla_convert::convert_with(&convert, &limits, progress)?;
@@ -179,9 +197,8 @@ fn build_batch(
         engine_options.spill_dir = Some(staging.join("spill"));
         std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
     }
-    let engine = Engine::new(&engine_options)?;
-    tables::register_batch_sources(&engine, staging)?;
-    let explorer_rows = aggregate(&engine, manifest, staging)?;
+    let explorer_rows = aggregate(&engine_options, manifest, staging)?;
+    write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
     Ok(ImportSummary {
         games: converted.games,
@@ -191,6 +208,7 @@ fn build_batch(
         explorer_rows,
         input_bytes: converted.input_bytes,
         batch: 0,
+        compacted: None,
     })
 }
 
@@ -214,6 +232,9 @@ fn attach(
             )));
         }
     }
+    if from.join("explorer").is_dir() {
+        check_sidecar(&from.join("explorer"), manifest.max_ply)?;
+    }
     for table in ["games", "positions", "explorer"] {
         if from.join(table).is_dir() {
             link_tree(&from.join(table), &staging.join(table))?;
@@ -235,8 +256,9 @@ fn attach(
         )?;
         first_int(&engine, "SELECT COUNT(*) FROM explorer")?
     } else {
-        aggregate(&engine, manifest, staging)?
+        aggregate(&engine_options, manifest, staging)?
     };
+    write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
     let counts = engine.collect(
         "SELECT COUNT(*) AS games, \
@@ -258,11 +280,51 @@ fn attach(
         explorer_rows,
         input_bytes: 0,
         batch: 0,
+        compacted: None,
     })
 }
 
+/// The file beside an aggregate made elsewhere that says how it was made:
+/// `{"max_ply": N}` (scripts/spark_explorer.py writes it).
+pub const SIDECAR: &str = "_tabla.json";
+
+/// Refuses an aggregate made elsewhere unless its [`SIDECAR`] gives the database's max-ply:
+/// counts made over other plies would be silently wrong.
+fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
+    let path = explorer.join(SIDECAR);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(DbError::Argument(format!(
+                "{}: missing, so the aggregate's max-ply is unknown; scripts/spark_explorer.py \
+                 writes it ({{\"max_ply\": N}}), or remove explorer/ to have it computed here",
+                path.display()
+            )));
+        }
+        Err(e) => return Err(DbError::io(&path)(e)),
+    };
+    let made_with = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("max_ply").and_then(serde_json::Value::as_u64))
+        .ok_or_else(|| {
+            DbError::Argument(format!(
+                "{}: not {{\"max_ply\": N}}: {:?}",
+                path.display(),
+                text.trim()
+            ))
+        })?;
+    if made_with != u64::from(max_ply) {
+        return Err(DbError::Argument(format!(
+            "{}: the aggregate was made with max-ply {made_with}, the database has {max_ply}; \
+             run scripts/spark_explorer.py with --max-ply {max_ply}",
+            explorer.display()
+        )));
+    }
+    Ok(())
+}
+
 /// The first column of the first row of a query, as a count.
-fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
+pub(crate) fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
     let batches = engine.collect(sql)?;
     let batch = batches
         .first()
@@ -271,14 +333,30 @@ fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
     Ok(crate::values::int_at(&a, 0).unwrap_or(0).max(0) as u64)
 }
 
-/// Runs sql/explorer.sql over the registered `games` and `positions` and writes the aggregate
-/// under `staging/explorer/`, sorted by key; returns its rows.
-fn aggregate(engine: &Engine, manifest: &Manifest, staging: &Path) -> Result<u64, DbError> {
+/// Runs sql/explorer.sql over the positions under `staging/positions/` and writes the aggregate
+/// under `staging/explorer/`; returns its rows.
+///
+/// The query runs once per positions file (at most [`POSITIONS_PER_THREAD`] rows), each
+/// result sorted by key: the aggregate is a sum, so the parts together are the aggregate of
+/// the whole (a key in several files has a row in several parts, summed by every query), and
+/// each run's hash table holds one file's keys rather than spilling the whole import's to disk.
+fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Result<u64, DbError> {
     let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
     let out = staging.join("explorer");
+    let mut rows = 0;
+    for file in parquet_files(&staging.join("positions"))? {
+        let engine = Engine::new(options)?;
+        tables::register_positions(&engine, std::slice::from_ref(&file))?;
+        rows += write_explorer(&engine, &sql, &out)?;
+    }
+    Ok(rows)
+}
+
+/// Runs `sql` (rows of the `explorer` table) and writes its result into the directory `out`,
+/// sorted by key and move; returns the rows written.
+pub(crate) fn write_explorer(engine: &Engine, sql: &str, out: &Path) -> Result<u64, DbError> {
     engine.block_on(async {
-        let df = engine.ctx.sql(&sql).await?;
-        let df = df.sort(vec![
+        let df = engine.ctx.sql(sql).await?.sort(vec![
             col("key_hi").sort(true, false),
             col("key_lo").sort(true, false),
             col("uci").sort(true, false),
@@ -291,6 +369,37 @@ fn aggregate(engine: &Engine, manifest: &Manifest, staging: &Path) -> Result<u64
             )
             .await?;
         Ok::<u64, DbError>(count_written(&written))
+    })
+}
+
+/// Writes `staging/game_refs/`: the columns of a list of games ([`tables::GAME_REFS_COLUMNS`])
+/// sorted by id in row groups of 4,096 games, so that the explorer's and the search's lists
+/// find their games by id in a few row groups (ids are hashes: in `games` a lookup would read
+/// every file).
+fn write_game_refs(options: &EngineOptions, staging: &Path) -> Result<(), DbError> {
+    let games = staging.join("games");
+    if !games.is_dir() {
+        return Ok(());
+    }
+    let engine = Engine::new(options)?;
+    engine.register("games", &[games], tabla_convert::games_schema(), true)?;
+    let sql = format!(
+        "SELECT {} FROM games ORDER BY game_id",
+        tables::GAME_REFS_COLUMNS.join(", ")
+    );
+    let out = staging.join("game_refs");
+    engine.block_on(async {
+        let df = engine.ctx.sql(&sql).await?;
+        let mut parquet = datafusion::config::TableParquetOptions::default();
+        parquet.global.max_row_group_size = 4096;
+        parquet.global.compression = Some("zstd(3)".to_owned());
+        df.write_parquet(
+            &format!("{}/", out.display()),
+            DataFrameWriteOptions::new().with_single_file_output(false),
+            Some(parquet),
+        )
+        .await?;
+        Ok::<(), DbError>(())
     })
 }
 
@@ -309,9 +418,9 @@ fn count_written(batches: &[arrow_array::RecordBatch]) -> u64 {
 }
 
 /// Holds the database's lock while alive.
-struct Lock(#[allow(dead_code)] File);
+pub(crate) struct Lock(#[allow(dead_code)] File);
 
-fn lock(dir: &Path) -> Result<Lock, DbError> {
+pub(crate) fn lock(dir: &Path) -> Result<Lock, DbError> {
     let path = dir.join("tabla-db.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -427,9 +536,10 @@ fn link_tree(from: &Path, to: &Path) -> Result<u64, DbError> {
     Ok(files.len() as u64)
 }
 
-/// Removes what an interrupted import left: staging directories, and batch directories the
-/// manifest does not list (moved into place, but never committed).
-fn remove_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), DbError> {
+/// Removes what an interrupted import or compaction left: staging directories, batch and
+/// compaction directories the manifest does not list (moved into place, but never committed),
+/// and the explorer parts a committed compaction replaced.
+pub(crate) fn remove_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), DbError> {
     for entry in std::fs::read_dir(dir).map_err(DbError::io(dir))? {
         let entry = entry.map_err(DbError::io(dir))?;
         if entry.file_name().to_string_lossy().starts_with(".staging-") {
@@ -446,6 +556,27 @@ fn remove_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), DbError> {
                 .any(|b| dir.join(b.dir()) == entry.path());
             if !listed {
                 std::fs::remove_dir_all(entry.path()).map_err(DbError::io(entry.path()))?;
+            }
+        }
+    }
+    let compactions = dir.join("explorer");
+    if let Ok(entries) = std::fs::read_dir(&compactions) {
+        for entry in entries {
+            let entry = entry.map_err(DbError::io(&compactions))?;
+            let current = manifest
+                .compacted
+                .as_ref()
+                .is_some_and(|c| dir.join(c.dir()) == entry.path());
+            if !current {
+                std::fs::remove_dir_all(entry.path()).map_err(DbError::io(entry.path()))?;
+            }
+        }
+    }
+    if let Some(c) = &manifest.compacted {
+        for batch in manifest.batches.iter().filter(|b| b.id <= c.through) {
+            let folded = dir.join(batch.dir()).join("explorer");
+            if folded.is_dir() {
+                std::fs::remove_dir_all(&folded).map_err(DbError::io(&folded))?;
             }
         }
     }

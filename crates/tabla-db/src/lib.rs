@@ -7,10 +7,12 @@
 //! DB/batches/000001/games/year=Y/month=M/   the games, as `tabla convert` writes them
 //! DB/batches/000001/positions/year=Y/...    positions below max-ply: keys, moves, `first`
 //! DB/batches/000001/explorer/               the explorer's aggregate (sql/explorer.sql)
+//! DB/explorer/000001/                       the aggregates of batches 1 to N summed (compact)
 //! ```
 //!
 //! [`import`] adds PGN files as a batch (content-hashed: the same content is never imported
-//! twice; crash-safe: the manifest is the commit point). [`Database::explore`] answers the
+//! twice; crash-safe: the manifest is the commit point); [`compact`] sums the batches'
+//! aggregates into one, as imports do by themselves past [`COMPACT_AFTER`] of them. [`Database::explore`] answers the
 //! opening explorer's question for a position; [`Database::sql`] runs any read-only query.
 //!
 //! ```no_run
@@ -29,6 +31,7 @@
 //! # Ok::<(), tabla_db::DbError>(())
 //! ```
 
+mod compact;
 mod database;
 mod engine;
 mod error;
@@ -43,14 +46,15 @@ mod tables;
 mod udf;
 mod values;
 
+pub use compact::{COMPACT_AFTER, CompactSummary, compact};
 pub use database::{Database, Info, TableSize};
 pub use engine::EngineOptions;
 pub use error::DbError;
 pub use explore::{Explorer, GAMES_LISTED, GameRef, MoveStats, Target};
 pub use filters::{Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
 pub use games::GamePage;
-pub use import::{DEFAULT_MAX_PLY, EXPLORER_SQL, ImportOptions, ImportSummary, import};
-pub use manifest::{Batch, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION};
+pub use import::{DEFAULT_MAX_PLY, EXPLORER_SQL, ImportOptions, ImportSummary, SIDECAR, import};
+pub use manifest::{Batch, Compaction, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION};
 pub use output::{Format, write_rows};
 pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
 pub use tables::explorer_schema;

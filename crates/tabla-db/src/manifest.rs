@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 /// The manifest's file name in the database directory.
 pub const MANIFEST: &str = "tabla-db.json";
-/// The layout version this code reads and writes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The layout version this code writes. Version 2 added [`Manifest::compacted`]; this code also
+/// reads version 1 (the same layout without it).
+pub const SCHEMA_VERSION: u32 = 2;
 /// The `format` field's value.
 const FORMAT: &str = "tabla-db";
 
@@ -26,6 +27,33 @@ pub struct Manifest {
     pub max_ply: u32,
     /// The imports, oldest first.
     pub batches: Vec<Batch>,
+    /// The explorer aggregates of the batches up to one folded into one table; those batches'
+    /// own `explorer/` directories are no longer read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compacted: Option<Compaction>,
+}
+
+/// The explorer aggregates of batches `1..=through` summed into one table, in `explorer/<id>/`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Compaction {
+    /// The compaction's number (its directory is `explorer/` and the number in six digits).
+    pub id: u32,
+    /// The last batch it holds: every batch with this number or a lower one.
+    pub through: u32,
+    /// Its rows.
+    pub rows: u64,
+}
+
+impl Compaction {
+    /// Its directory, relative to the database's.
+    pub fn dir(&self) -> PathBuf {
+        compaction_dir(self.id)
+    }
+}
+
+/// The directory of compaction `id`, relative to the database's.
+pub(crate) fn compaction_dir(id: u32) -> PathBuf {
+    Path::new("explorer").join(format!("{id:06}"))
 }
 
 /// One import: its tables live in `batches/<id>/`.
@@ -78,6 +106,7 @@ impl Manifest {
             schema_version: SCHEMA_VERSION,
             max_ply,
             batches: Vec::new(),
+            compacted: None,
         }
     }
 
@@ -101,11 +130,11 @@ impl Manifest {
                 reason: format!("format {:?}, expected {FORMAT:?}", manifest.format),
             });
         }
-        if manifest.schema_version != SCHEMA_VERSION {
+        if !(1..=SCHEMA_VERSION).contains(&manifest.schema_version) {
             return Err(DbError::Manifest {
                 path,
                 reason: format!(
-                    "schema version {}; this tabla reads version {SCHEMA_VERSION}",
+                    "schema version {}; this tabla reads versions 1 to {SCHEMA_VERSION}",
                     manifest.schema_version
                 ),
             });
@@ -113,11 +142,15 @@ impl Manifest {
         Ok(manifest)
     }
 
-    /// Replaces the manifest in `dir` atomically.
+    /// Replaces the manifest in `dir` atomically (as [`SCHEMA_VERSION`]).
     pub fn write(&self, dir: &Path) -> Result<(), DbError> {
         let path = dir.join(MANIFEST);
+        let current = Manifest {
+            schema_version: SCHEMA_VERSION,
+            ..self.clone()
+        };
         let temp = dir.join(format!(".{MANIFEST}.tmp"));
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| DbError::Manifest {
+        let mut text = serde_json::to_string_pretty(&current).map_err(|e| DbError::Manifest {
             path: path.clone(),
             reason: e.to_string(),
         })?;
@@ -133,6 +166,22 @@ impl Manifest {
     /// The number the next batch gets.
     pub fn next_batch_id(&self) -> u32 {
         self.batches.iter().map(|b| b.id).max().unwrap_or(0) + 1
+    }
+
+    /// The directories (relative to the database's) whose Parquet files make the `explorer`
+    /// table: the compaction's, then those of the batches after it.
+    pub fn explorer_dirs(&self) -> Vec<PathBuf> {
+        let through = self.compacted.as_ref().map_or(0, |c| c.through);
+        self.compacted
+            .iter()
+            .map(Compaction::dir)
+            .chain(
+                self.batches
+                    .iter()
+                    .filter(|b| b.id > through)
+                    .map(|b| b.dir().join("explorer")),
+            )
+            .collect()
     }
 
     /// Games in the database.
@@ -183,6 +232,31 @@ mod tests {
         });
         m.write(dir.path()).expect("write");
         assert_eq!(Manifest::read(dir.path()).expect("read"), m);
+        // Version 1 (no compaction) is read, and written back as the current version.
+        let v1 = std::fs::read_to_string(dir.path().join(MANIFEST))
+            .expect("read")
+            .replace(
+                &format!("\"schema_version\": {SCHEMA_VERSION}"),
+                "\"schema_version\": 1",
+            );
+        std::fs::write(dir.path().join(MANIFEST), v1).expect("write");
+        let read = Manifest::read(dir.path()).expect("version 1");
+        assert_eq!((read.schema_version, &read.batches), (1, &m.batches));
+        read.write(dir.path()).expect("write");
+        assert_eq!(
+            Manifest::read(dir.path()).expect("read").schema_version,
+            SCHEMA_VERSION
+        );
+        assert_eq!(
+            m.explorer_dirs(),
+            vec![PathBuf::from("batches/000001/explorer")]
+        );
+        m.compacted = Some(Compaction {
+            id: 3,
+            through: 1,
+            rows: 7,
+        });
+        assert_eq!(m.explorer_dirs(), vec![PathBuf::from("explorer/000003")]);
         assert_eq!(m.next_batch_id(), 2);
         assert!(m.find_hash("ab").is_some() && m.find_hash("cd").is_none());
         std::fs::write(dir.path().join(MANIFEST), "{\"format\": 3}").expect("write");

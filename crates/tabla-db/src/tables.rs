@@ -1,6 +1,9 @@
 //! The database's tables as the engine sees them: `games` and `positions` (as `tabla convert`
-//! writes them, the positions with their keys only) and `explorer` (the aggregate of
-//! `sql/explorer.sql`), each the union of its files in every batch the manifest lists.
+//! writes them, the positions with their keys only), `game_refs` (the columns of a list of
+//! games, sorted by id: a game found by id reads one small row group) and `explorer` (the
+//! aggregate of
+//! `sql/explorer.sql`), each the union of its files in every batch the manifest lists (the
+//! explorer's: in the compaction and the batches after it).
 
 use crate::DbError;
 use crate::engine::Engine;
@@ -30,16 +33,47 @@ pub fn explorer_schema() -> SchemaRef {
     ]))
 }
 
+/// The `game_refs` table's columns: what a list of games shows and filters on, from `games`.
+pub(crate) const GAME_REFS_COLUMNS: [&str; 12] = [
+    "game_id",
+    "white",
+    "black",
+    "result",
+    "white_elo",
+    "black_elo",
+    "played",
+    "event",
+    "site",
+    "speed",
+    "year",
+    "month",
+];
+
+/// The `game_refs` table's schema: [`GAME_REFS_COLUMNS`], typed as in `games` (`year` and
+/// `month` as the `games` view gives them).
+pub fn game_refs_schema() -> SchemaRef {
+    let games = games_schema();
+    let fields = GAME_REFS_COLUMNS.map(|name| match games.field_with_name(name) {
+        Ok(field) => field.clone().with_nullable(true),
+        Err(_) => Field::new(name, DataType::Int32, true),
+    });
+    Arc::new(Schema::new(fields.to_vec()))
+}
+
 /// Registers `games` and `positions` of one batch directory (an import being built).
 pub(crate) fn register_batch_sources(engine: &Engine, dir: &Path) -> Result<(), DbError> {
     engine.register("games", &[dir.join("games")], games_schema(), true)?;
     register_positions(engine, &[dir.join("positions")])
 }
 
-/// Registers `positions` over `dirs`: the files as `positions_files` (whatever their directory
-/// layout: `tabla db import` writes them unpartitioned, `tabla convert --positions` by month),
-/// and a view that adds the game's `year` and `month` from `played_on`.
-fn register_positions(engine: &Engine, dirs: &[std::path::PathBuf]) -> Result<(), DbError> {
+/// Registers `positions` over `dirs` (directories or files): the files as `positions_files`
+/// (whatever their directory layout: `tabla db import` writes them unpartitioned, `tabla
+/// convert --positions` by month), and a view that adds the game's `year` and `month` from
+/// `played_on`.
+pub(crate) fn register_positions(
+    engine: &Engine,
+    dirs: &[std::path::PathBuf],
+) -> Result<(), DbError> {
     let schema = positions_schema(PositionsTable::Keys);
     engine.register("positions_files", dirs, schema.clone(), false)?;
     let columns: Vec<String> = schema
@@ -72,5 +106,16 @@ pub(crate) fn register_database(
     };
     engine.register("games", &under("games"), games_schema(), true)?;
     register_positions(engine, &under("positions"))?;
-    engine.register("explorer", &under("explorer"), explorer_schema(), false)
+    let refs = under("game_refs");
+    if refs.len() == under("games").len() {
+        engine.register("game_refs", &refs, game_refs_schema(), false)?;
+    } else {
+        // A batch imported before `game_refs` existed: the same rows, from `games` (slower).
+        engine.collect(&format!(
+            "CREATE VIEW game_refs AS SELECT {} FROM games",
+            GAME_REFS_COLUMNS.join(", ")
+        ))?;
+    }
+    let explorer = crate::compact::explorer_parts(dir, manifest);
+    engine.register("explorer", &explorer, explorer_schema(), false)
 }

@@ -1,13 +1,13 @@
 //! The explorer's answers against python-chess's (scripts/gen_explorer_reference.py), on
 //! testdata/pgn always and on the corpus when it is there: every position (the start, a
 //! transposition reached by two move orders, ...) under every filter, through the aggregate's
-//! buckets and through the games alike.
+//! buckets and through the games alike, from one import or many and after compaction.
 
 mod common;
 
 use common::{filters, import_all, pgn_files, reference};
 use serde_json::Value;
-use tabla_db::{Database, Target};
+use tabla_db::{COMPACT_AFTER, Database, ImportOptions, Target, compact, import};
 
 /// Compares every case of a reference file; returns how many were checked.
 fn check(db: &Database, reference: &Value) -> usize {
@@ -100,4 +100,92 @@ fn explorer_matches_python_chess_on_the_corpus() {
     );
     assert_eq!(Some(db.manifest().games()), reference["games"].as_u64());
     check(&db, &reference);
+}
+
+/// The explorer's parts on disk: the compaction's and the imports' after it.
+fn parts(db: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let manifest = tabla_db::Manifest::read(db).expect("manifest");
+    manifest
+        .explorer_dirs()
+        .into_iter()
+        .map(|d| db.join(d))
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
+#[test]
+fn explorer_matches_python_chess_with_one_import_per_file_and_after_compaction() {
+    // Nineteen imports: the explorer sums one aggregate per import, and past COMPACT_AFTER
+    // parts an import sums them into one; then `compact` folds the rest. Every answer stays
+    // python-chess's.
+    let reference = reference("explorer_reference.json");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("db");
+    let inputs = pgn_files(&tabla_testdata::testdata().dir, &reference["files"]);
+    assert!(inputs.len() > COMPACT_AFTER + 2, "{} files", inputs.len());
+    let mut compactions = 0;
+    for input in inputs {
+        let options = ImportOptions {
+            db: db.clone(),
+            inputs: vec![input],
+            max_ply: Some(50),
+            engine: common::engine(),
+        };
+        let summary = import(&options, &tabla_convert::NoProgress).expect("import");
+        if let Some(c) = summary.compacted {
+            compactions += 1;
+            assert_eq!(c.parts, COMPACT_AFTER + 1, "compacted when past the limit");
+            assert!(c.rows > 0 && c.rows <= c.rows_before, "{c:?}");
+        }
+        assert!(parts(&db).len() <= COMPACT_AFTER, "{:?}", parts(&db));
+    }
+    assert!(compactions >= 1, "19 imports compact at least once");
+    let opened = Database::open_with(&db, &common::engine()).expect("open");
+    assert_eq!(Some(opened.manifest().games()), reference["games"].as_u64());
+    check(&opened, &reference);
+    // The parts the compaction replaced are gone from disk.
+    let through = opened
+        .manifest()
+        .compacted
+        .as_ref()
+        .expect("compacted")
+        .through;
+    for batch in opened.manifest().batches.iter().filter(|b| b.id <= through) {
+        assert!(!db.join(batch.dir()).join("explorer").exists(), "{batch:?}");
+    }
+
+    use arrow_array::Array;
+    // `compact` folds whatever parts the last imports left (none when the last one compacted).
+    let before = parts(&db).len();
+    let summary = compact(&db, &common::engine()).expect("compact");
+    assert_eq!(summary.parts, before);
+    assert_eq!(parts(&db).len(), 1);
+    let opened = Database::open_with(&db, &common::engine()).expect("open");
+    let only = opened.manifest().compacted.clone().expect("compacted");
+    assert_eq!(only.through, 19, "every import folded");
+    let rows = opened
+        .sql("SELECT COUNT(*) AS n FROM explorer")
+        .expect("count");
+    let n = rows[0]
+        .column(0)
+        .as_any()
+        .downcast_ref::<arrow_array::Int64Array>()
+        .expect("count")
+        .value(0);
+    assert_eq!(
+        n as u64, only.rows,
+        "the compacted table holds what it reported"
+    );
+    check(&opened, &reference);
+    // Nothing left to fold: a no-op.
+    assert_eq!(compact(&db, &common::engine()).expect("again").rows, 0);
+    let on_disk: Vec<_> = std::fs::read_dir(db.join("explorer"))
+        .expect("explorer dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(
+        on_disk,
+        vec![db.join(only.dir())],
+        "earlier compactions removed"
+    );
 }

@@ -180,6 +180,109 @@ fn an_interrupted_import_leaves_the_database_as_it_was() {
 }
 
 #[test]
+fn an_interrupted_compaction_leaves_the_database_as_it_was() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("db");
+    for input in ["lichess_db_1000k.pgn", "twic1599_1000k.pgn"] {
+        import(
+            &options(&db, &[testdata(input)], None),
+            &tabla_convert::NoProgress,
+        )
+        .expect("import");
+    }
+    let before = start(&db);
+    // What a killed compaction leaves: its staging directory, and its table moved into place
+    // but never committed, both holding explorer rows. Readers ignore them...
+    let explorer = db.join("batches/000001/explorer");
+    copy_dir(&explorer, &db.join(".staging-explorer-000001"));
+    copy_dir(&explorer, &db.join("explorer/000001"));
+    assert_eq!(start(&db), before);
+    // ...and the next compaction removes them, then sums the two imports' parts into one.
+    let summary = tabla_db::compact(&db, &engine()).expect("compact");
+    assert_eq!(summary.parts, 2);
+    assert!(!db.join(".staging-explorer-000001").exists());
+    assert_eq!(start(&db), before);
+    let opened = Database::open_with(&db, &engine()).expect("open");
+    let compacted = opened.manifest().compacted.clone().expect("compacted");
+    assert_eq!((compacted.id, compacted.through), (1, 2));
+    assert!(!explorer.exists(), "the folded part is removed");
+    let info = opened.info().expect("info");
+    let table = info.table_bytes.iter().find(|t| t.table == "explorer");
+    assert!(
+        table.is_some_and(|t| t.files > 0 && t.bytes > 0),
+        "{info:?}"
+    );
+}
+
+#[test]
+fn a_convert_directory_imports_as_its_pgn_and_an_aggregate_made_elsewhere_needs_its_max_ply() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs = [
+        testdata("lichess_db_1000k.pgn"),
+        testdata("twic1599_1000k.pgn"),
+    ];
+    let from_pgn = dir.path().join("from-pgn");
+    import(
+        &options(&from_pgn, &inputs, None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("import");
+    let want = start(&from_pgn);
+    assert!(want.0 > 0);
+
+    // What `tabla convert --positions` writes: the aggregate is computed on import.
+    let converted = dir.path().join("converted");
+    let convert = tabla_convert::Options {
+        inputs: inputs
+            .iter()
+            .cloned()
+            .map(tabla_convert::Input::Path)
+            .collect(),
+        out_dir: converted.clone(),
+        positions: tabla_convert::PositionsTable::Full,
+        max_ply: None,
+        threads: std::num::NonZeroUsize::new(2).expect("2"),
+    };
+    tabla_convert::convert(&convert, &tabla_convert::NoProgress).expect("convert");
+    let attached = dir.path().join("attached");
+    import(
+        &options(&attached, std::slice::from_ref(&converted), None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("attach");
+    assert_eq!(start(&attached), want);
+
+    // With an aggregate made elsewhere (here: the first database's), beside the file that says
+    // which max-ply it was made with.
+    copy_dir(
+        &from_pgn.join("batches/000001/explorer"),
+        &converted.join("explorer"),
+    );
+    let try_attach = |name: &str| {
+        import(
+            &options(
+                &dir.path().join(name),
+                std::slice::from_ref(&converted),
+                None,
+            ),
+            &tabla_convert::NoProgress,
+        )
+    };
+    let err = try_attach("no-sidecar").expect_err("no sidecar");
+    assert!(err.to_string().contains(tabla_db::SIDECAR), "{err}");
+    let sidecar = converted.join("explorer").join(tabla_db::SIDECAR);
+    std::fs::write(&sidecar, "{\"max_ply\": 30}").expect("write");
+    let err = try_attach("other-max-ply").expect_err("max-ply 30");
+    assert!(err.to_string().contains("max-ply 30"), "{err}");
+    std::fs::write(&sidecar, "max_ply = 50").expect("write");
+    let err = try_attach("bad-sidecar").expect_err("not JSON");
+    assert!(err.to_string().contains("not {\"max_ply\": N}"), "{err}");
+    std::fs::write(&sidecar, "{\"max_ply\": 50}").expect("write");
+    try_attach("with-aggregate").expect("attach with its aggregate");
+    assert_eq!(start(&dir.path().join("with-aggregate")), want);
+}
+
+#[test]
 fn a_second_import_waits_for_no_one_it_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("db");
