@@ -9,8 +9,8 @@
 //! once a database has more than [`COMPACT_AFTER`] parts.
 
 use crate::engine::{Engine, EngineOptions};
-use crate::import::{lock, remove_leftovers, write_explorer};
 use crate::manifest::{Compaction, Manifest, compaction_dir, sync_dir};
+use crate::store::{first_int, lock, remove_leftovers, write_explorer};
 use crate::{DbError, tables};
 use std::path::Path;
 
@@ -26,16 +26,6 @@ pub struct CompactSummary {
     pub rows_before: u64,
     /// Rows of the compacted table (0 when nothing was done).
     pub rows: u64,
-}
-
-/// The explorer's parts on disk (an import whose games reach no counted position has none).
-pub(crate) fn explorer_parts(dir: &Path, manifest: &Manifest) -> Vec<std::path::PathBuf> {
-    manifest
-        .explorer_dirs()
-        .into_iter()
-        .map(|d| dir.join(d))
-        .filter(|d| d.is_dir())
-        .collect()
 }
 
 /// Sums the explorer parts of the database in `dir` into one; does nothing when there is at
@@ -54,7 +44,7 @@ pub(crate) fn compact_locked(
     manifest: &mut Manifest,
     options: &EngineOptions,
 ) -> Result<CompactSummary, DbError> {
-    let parts = explorer_parts(dir, manifest);
+    let parts = manifest.explorer_parts(dir);
     if parts.len() <= 1 {
         return Ok(CompactSummary {
             parts: parts.len(),
@@ -106,7 +96,7 @@ fn sum_parts(
     }
     let engine = Engine::new(&options)?;
     engine.register("explorer", parts, tables::explorer_schema(), false)?;
-    let before = crate::import::first_int(&engine, "SELECT COUNT(*) FROM explorer")?;
+    let before = first_int(&engine, "SELECT COUNT(*) FROM explorer")?;
     let groups = "key_hi, key_lo, uci, rating_group, speed, year, month";
     let sums = ["games", "white", "draws", "black", "rating_sum", "rated"]
         .map(|c| format!("CAST(SUM({c}) AS BIGINT) AS {c}"))

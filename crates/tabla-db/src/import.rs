@@ -11,9 +11,9 @@
 
 use crate::engine::{Engine, EngineOptions};
 use crate::manifest::{Batch, InputRecord, Manifest, batch_dir, sync_dir};
+use crate::store::{first_int, lock, remove_leftovers, write_explorer};
 use crate::{DbError, tables};
 use datafusion::dataframe::DataFrameWriteOptions;
-use datafusion::prelude::col;
 use std::fs::File;
 use std::io::Read;
 use std::num::NonZeroUsize;
@@ -136,7 +136,7 @@ pub fn import(
     });
     manifest.write(dir)?;
     // The import is committed; a compaction that fails now leaves it in place.
-    let parts = crate::compact::explorer_parts(dir, &manifest).len();
+    let parts = manifest.explorer_parts(dir).len();
     let compacted = if parts > crate::compact::COMPACT_AFTER {
         Some(crate::compact::compact_locked(
             dir,
@@ -323,16 +323,6 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
     Ok(())
 }
 
-/// The first column of the first row of a query, as a count.
-pub(crate) fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
-    let batches = engine.collect(sql)?;
-    let batch = batches
-        .first()
-        .ok_or_else(|| DbError::Engine(format!("no result for {sql}")))?;
-    let a = crate::values::ints(batch, batch.schema().field(0).name())?;
-    Ok(crate::values::int_at(&a, 0).unwrap_or(0).max(0) as u64)
-}
-
 /// Runs sql/explorer.sql over the positions under `staging/positions/` and writes the aggregate
 /// under `staging/explorer/`; returns its rows.
 ///
@@ -350,26 +340,6 @@ fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Re
         rows += write_explorer(&engine, &sql, &out)?;
     }
     Ok(rows)
-}
-
-/// Runs `sql` (rows of the `explorer` table) and writes its result into the directory `out`,
-/// sorted by key and move; returns the rows written.
-pub(crate) fn write_explorer(engine: &Engine, sql: &str, out: &Path) -> Result<u64, DbError> {
-    engine.block_on(async {
-        let df = engine.ctx.sql(sql).await?.sort(vec![
-            col("key_hi").sort(true, false),
-            col("key_lo").sort(true, false),
-            col("uci").sort(true, false),
-        ])?;
-        let written = df
-            .write_parquet(
-                &format!("{}/", out.display()),
-                DataFrameWriteOptions::new().with_single_file_output(false),
-                None,
-            )
-            .await?;
-        Ok::<u64, DbError>(count_written(&written))
-    })
 }
 
 /// Writes `staging/game_refs/`: the columns of a list of games ([`tables::GAME_REFS_COLUMNS`])
@@ -401,38 +371,6 @@ fn write_game_refs(options: &EngineOptions, staging: &Path) -> Result<(), DbErro
         .await?;
         Ok::<(), DbError>(())
     })
-}
-
-/// The row count DataFusion reports for a write.
-fn count_written(batches: &[arrow_array::RecordBatch]) -> u64 {
-    use arrow_array::Array;
-    batches
-        .iter()
-        .filter_map(|b| {
-            b.column(0)
-                .as_any()
-                .downcast_ref::<arrow_array::UInt64Array>()
-        })
-        .flat_map(|a| (0..a.len()).map(move |i| a.value(i)))
-        .sum()
-}
-
-/// Holds the database's lock while alive.
-pub(crate) struct Lock(#[allow(dead_code)] File);
-
-pub(crate) fn lock(dir: &Path) -> Result<Lock, DbError> {
-    let path = dir.join("tabla-db.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(DbError::io(&path))?;
-    match file.try_lock() {
-        Ok(()) => Ok(Lock(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Err(DbError::Locked(dir.to_owned())),
-        Err(std::fs::TryLockError::Error(e)) => Err(DbError::io(&path)(e)),
-    }
 }
 
 /// The inputs' content hashes; refuses content imported before or given twice.
@@ -534,51 +472,4 @@ fn link_tree(from: &Path, to: &Path) -> Result<u64, DbError> {
         }
     }
     Ok(files.len() as u64)
-}
-
-/// Removes what an interrupted import or compaction left: staging directories, batch and
-/// compaction directories the manifest does not list (moved into place, but never committed),
-/// and the explorer parts a committed compaction replaced.
-pub(crate) fn remove_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), DbError> {
-    for entry in std::fs::read_dir(dir).map_err(DbError::io(dir))? {
-        let entry = entry.map_err(DbError::io(dir))?;
-        if entry.file_name().to_string_lossy().starts_with(".staging-") {
-            std::fs::remove_dir_all(entry.path()).map_err(DbError::io(entry.path()))?;
-        }
-    }
-    let batches = dir.join("batches");
-    if let Ok(entries) = std::fs::read_dir(&batches) {
-        for entry in entries {
-            let entry = entry.map_err(DbError::io(&batches))?;
-            let listed = manifest
-                .batches
-                .iter()
-                .any(|b| dir.join(b.dir()) == entry.path());
-            if !listed {
-                std::fs::remove_dir_all(entry.path()).map_err(DbError::io(entry.path()))?;
-            }
-        }
-    }
-    let compactions = dir.join("explorer");
-    if let Ok(entries) = std::fs::read_dir(&compactions) {
-        for entry in entries {
-            let entry = entry.map_err(DbError::io(&compactions))?;
-            let current = manifest
-                .compacted
-                .as_ref()
-                .is_some_and(|c| dir.join(c.dir()) == entry.path());
-            if !current {
-                std::fs::remove_dir_all(entry.path()).map_err(DbError::io(entry.path()))?;
-            }
-        }
-    }
-    if let Some(c) = &manifest.compacted {
-        for batch in manifest.batches.iter().filter(|b| b.id <= c.through) {
-            let folded = dir.join(batch.dir()).join("explorer");
-            if folded.is_dir() {
-                std::fs::remove_dir_all(&folded).map_err(DbError::io(&folded))?;
-            }
-        }
-    }
-    Ok(())
 }

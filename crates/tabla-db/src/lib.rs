@@ -42,6 +42,7 @@ mod import;
 mod manifest;
 mod output;
 mod search;
+mod store;
 mod tables;
 mod udf;
 mod values;

@@ -184,6 +184,16 @@ impl Manifest {
             .collect()
     }
 
+    /// The explorer's parts on disk, under the database directory `dir`: [`Manifest::explorer_dirs`]
+    /// that exist (an import whose games reach no counted position has none).
+    pub fn explorer_parts(&self, dir: &Path) -> Vec<PathBuf> {
+        self.explorer_dirs()
+            .into_iter()
+            .map(|d| dir.join(d))
+            .filter(|d| d.is_dir())
+            .collect()
+    }
+
     /// Games in the database.
     pub fn games(&self) -> u64 {
         self.batches.iter().map(|b| b.games).sum()

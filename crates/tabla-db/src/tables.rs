@@ -116,6 +116,6 @@ pub(crate) fn register_database(
             GAME_REFS_COLUMNS.join(", ")
         ))?;
     }
-    let explorer = crate::compact::explorer_parts(dir, manifest);
+    let explorer = manifest.explorer_parts(dir);
     engine.register("explorer", &explorer, explorer_schema(), false)
 }

@@ -104,13 +104,9 @@ fn explorer_matches_python_chess_on_the_corpus() {
 
 /// The explorer's parts on disk: the compaction's and the imports' after it.
 fn parts(db: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let manifest = tabla_db::Manifest::read(db).expect("manifest");
-    manifest
-        .explorer_dirs()
-        .into_iter()
-        .map(|d| db.join(d))
-        .filter(|d| d.is_dir())
-        .collect()
+    tabla_db::Manifest::read(db)
+        .expect("manifest")
+        .explorer_parts(db)
 }
 
 #[test]
