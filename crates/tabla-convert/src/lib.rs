@@ -124,7 +124,7 @@ mod worker;
 
 pub use error::ConvertError;
 pub use game_id::game_id;
-pub use options::{Input, Limits, Options, PositionsTable};
+pub use options::{Input, Limits, Options, PAGE_ROWS, PositionsTable};
 pub use output::DEFAULT_PARTITION;
 pub use progress::{NoProgress, ProgressSink};
 pub use speed::{SPEEDS, speed};

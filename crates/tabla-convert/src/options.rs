@@ -90,6 +90,11 @@ pub enum PositionsTable {
     Keys,
 }
 
+/// Rows per data page of the `positions` table (each page's key bounds in the page index): a
+/// lookup of one position (`tabla db explore`) decodes one page per column and file rather
+/// than a row group. `tabla db` writes its sorted tables with pages of the same size.
+pub const PAGE_ROWS: usize = 1024;
+
 /// Sizes that bound memory and shape the files; [`Limits::default`] suits large inputs, tests
 /// use small ones to get many files from small inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -79,6 +79,7 @@ impl OutputPlan {
         let positions_props = WriterProperties::builder()
             .set_compression(compression)
             .set_max_row_group_row_count(Some(limits.positions_per_row_group.max(1)))
+            .set_data_page_row_count_limit(crate::PAGE_ROWS)
             .set_sorting_columns(Some(
                 // (zobrist, game_id, ply), or (key_hi, key_lo, game_id, ply).
                 match positions {

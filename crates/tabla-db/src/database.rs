@@ -1,6 +1,7 @@
 //! An open database: its manifest and a query engine over its tables.
 
 use crate::engine::{Engine, EngineOptions};
+use crate::lookup::Lookups;
 use crate::manifest::Manifest;
 use crate::{DbError, tables};
 use arrow_array::RecordBatch;
@@ -13,6 +14,8 @@ pub struct Database {
     manifest: Manifest,
     engine: Engine,
     threads: usize,
+    /// The files point lookups read, opened at the first lookup.
+    lookups: std::sync::OnceLock<Lookups>,
 }
 
 impl std::fmt::Debug for Database {
@@ -76,12 +79,22 @@ impl Database {
             manifest,
             engine,
             threads: options.threads.max(1),
+            lookups: std::sync::OnceLock::new(),
         })
     }
 
     /// The manifest read when the database was opened.
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// The tables' files as point lookups read them (their footers read at the first call).
+    pub(crate) fn lookups(&self) -> Result<&Lookups, DbError> {
+        if let Some(lookups) = self.lookups.get() {
+            return Ok(lookups);
+        }
+        let lookups = Lookups::open(&self.dir, &self.manifest)?;
+        Ok(self.lookups.get_or_init(|| lookups))
     }
 
     pub(crate) fn engine(&self) -> &Engine {

@@ -3,11 +3,13 @@
 //!
 //! Counts come from the `explorer` aggregate when the filters fall on its buckets, else from
 //! the `positions` and `games` tables (the same counting rule, [`crate::EXPLORER_SQL`]); the
-//! games lists always come from the latter.
+//! games lists always come from the latter. A question without a player filter is answered by
+//! point lookups of the position's key (the `lookup` module), without the query engine.
 
 use crate::filters::Filters;
 use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
+use arrow_array::{Array, Int64Array};
 use serde::Serialize;
 use tabla::{Position, SanMode};
 use tabla_convert::key_columns;
@@ -129,37 +131,74 @@ impl Target {
     }
 }
 
+/// What the games that played one move from the position add up to.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    games: i64,
+    white: i64,
+    draws: i64,
+    black: i64,
+    rating_sum: i64,
+    rated: i64,
+    /// The latest month (`YYYYMM`) among its games with a known month.
+    last: Option<i64>,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.white += other.white;
+        self.draws += other.draws;
+        self.black += other.black;
+        self.rating_sum += other.rating_sum;
+        self.rated += other.rated;
+        self.last = self.last.max(other.last);
+    }
+}
+
+/// A game that reached the position, as the game lists order them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Reached {
+    game_id: i64,
+    ply: u64,
+    elo_sum: Option<i64>,
+    played_on: Option<i64>,
+}
+
+/// The month (`YYYYMM`) of a `played_on` date (`YYYYMMDD`, `00` for an unknown month), as the
+/// `positions` view's `year` and `month` give it.
+fn month_of(played_on: i64) -> Option<i64> {
+    let month = (played_on / 100) % 100;
+    (month != 0).then(|| (played_on / 10_000) * 100 + month)
+}
+
+/// The first [`GAMES_LISTED`] of `games` by `rank` (highest first, then by id) among those
+/// that have one.
+fn best(games: &[Reached], rank: impl Fn(&Reached) -> Option<i64>) -> Vec<(i64, u64)> {
+    let mut ranked: Vec<(i64, i64, u64)> = games
+        .iter()
+        .filter_map(|g| rank(g).map(|r| (r, g.game_id, g.ply)))
+        .collect();
+    let order = |a: &(i64, i64, u64), b: &(i64, i64, u64)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if ranked.len() > GAMES_LISTED {
+        ranked.select_nth_unstable_by(GAMES_LISTED, order);
+        ranked.truncate(GAMES_LISTED);
+    }
+    ranked.sort_unstable_by(order);
+    ranked.into_iter().map(|(_, id, ply)| (id, ply)).collect()
+}
+
 impl Database {
     /// The explorer's answer for `target` under `filters`.
+    ///
+    /// Counts come from the `explorer` aggregate when the filters fall on its buckets, else
+    /// from the `positions` table (the same counting rule, [`crate::EXPLORER_SQL`]); both, and
+    /// the game lists without a player filter, are point lookups of the position's key
+    /// (read straight from the pages that hold it); the player filter goes through the query engine.
     pub fn explore(&self, target: &Target, filters: &Filters) -> Result<Explorer, DbError> {
         filters.validate()?;
         let pos = target.position()?;
         let (hi, lo) = key_columns(pos.wide_key());
-        let max_ply = self.manifest().max_ply;
-        let reached = format!(
-            "p.key_hi = {hi} AND p.key_lo = {lo} AND p.first AND p.ply < {max_ply} \
-             AND p.next_uci IS NOT NULL AND p.outcome IS NOT NULL{}",
-            filters.positions_sql()
-        );
-        let counts = match filters.aggregate_sql() {
-            Some(buckets) => format!(
-                "SELECT e.uci AS uci, SUM(e.games) AS games, SUM(e.white) AS white, \
-                 SUM(e.draws) AS draws, SUM(e.black) AS black, SUM(e.rating_sum) AS rating_sum, \
-                 SUM(e.rated) AS rated, \
-                 MAX(CASE WHEN e.month IS NOT NULL THEN CAST(e.year AS BIGINT) * 100 + e.month END) AS last \
-                 FROM explorer e WHERE e.key_hi = {hi} AND e.key_lo = {lo}{buckets} GROUP BY e.uci"
-            ),
-            None => format!(
-                "SELECT p.next_uci AS uci, COUNT(*) AS games, \
-                 SUM(CASE WHEN p.outcome = 1 THEN 1 ELSE 0 END) AS white, \
-                 SUM(CASE WHEN p.outcome = 0 THEN 1 ELSE 0 END) AS draws, \
-                 SUM(CASE WHEN p.outcome = -1 THEN 1 ELSE 0 END) AS black, \
-                 SUM(CASE WHEN p.elo_sum IS NULL THEN 0 ELSE CAST(p.elo_sum AS BIGINT) END) AS rating_sum, \
-                 SUM(CASE WHEN p.elo_sum IS NULL THEN 0 ELSE 1 END) AS rated, \
-                 MAX(CASE WHEN p.month IS NOT NULL THEN CAST(p.year AS BIGINT) * 100 + p.month END) AS last \
-                 FROM positions p WHERE {reached} GROUP BY p.next_uci"
-            ),
-        };
         let mut answer = Explorer {
             fen: pos.to_fen(),
             games: 0,
@@ -173,7 +212,175 @@ impl Database {
         if self.manifest().batches.is_empty() {
             return Ok(answer);
         }
-        for batch in self.engine().collect(&counts)? {
+        let tallies = if filters.on_buckets() {
+            self.tallies_from_aggregate(hi, lo, filters)?
+        } else {
+            self.tallies_from_positions(&self.reached_sql(hi, lo, filters))?
+        };
+        for (uci, t) in tallies {
+            if t.games <= 0 {
+                continue;
+            }
+            let san = pos
+                .parse_uci(&uci)
+                .map(|mv| pos.san(mv))
+                .unwrap_or_else(|_| uci.clone());
+            let n = |v: i64| v.max(0) as u64;
+            answer.moves.push(MoveStats {
+                uci,
+                san,
+                games: n(t.games),
+                white: n(t.white),
+                draws: n(t.draws),
+                black: n(t.black),
+                // The mean of (white + black) / 2, rounded half up: floor((sum + rated) / (2 rated)).
+                avg_rating: (t.rated > 0).then(|| (t.rating_sum + t.rated).div_euclid(2 * t.rated)),
+                last_played: t
+                    .last
+                    .map(|m| format!("{:04}-{:02}", m.div_euclid(100), m.rem_euclid(100))),
+            });
+        }
+        answer
+            .moves
+            .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.san.cmp(&b.san)));
+        for m in &answer.moves {
+            answer.games += m.games;
+            answer.white += m.white;
+            answer.draws += m.draws;
+            answer.black += m.black;
+        }
+        if answer.games > 0 {
+            let (top, recent) = if filters.player.is_none() {
+                let reached = self.reached(hi, lo, filters)?;
+                (
+                    best(&reached, |g| g.elo_sum),
+                    best(&reached, |g| g.played_on),
+                )
+            } else {
+                let reached = self.reached_sql(hi, lo, filters);
+                let list = |condition: &str, order: &str| {
+                    format!(
+                        "SELECT p.game_id, p.ply FROM positions p WHERE {reached}{condition} \
+                         ORDER BY {order} DESC, p.game_id LIMIT {GAMES_LISTED}"
+                    )
+                };
+                (
+                    self.ids_and_plies(&list(" AND p.elo_sum IS NOT NULL", "p.elo_sum"))?,
+                    self.ids_and_plies(&list(" AND p.played_on IS NOT NULL", "p.played_on"))?,
+                )
+            };
+            let mut all: Vec<(i64, u64)> = top.iter().chain(&recent).copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            let refs = self.game_refs_by_id(&all)?;
+            answer.top_games = top.iter().filter_map(|h| refs.get(h)).cloned().collect();
+            answer.recent_games = recent.iter().filter_map(|h| refs.get(h)).cloned().collect();
+        }
+        Ok(answer)
+    }
+
+    /// The condition on `positions` (alias `p`) of the games counted for the position.
+    fn reached_sql(&self, hi: i64, lo: i64, filters: &Filters) -> String {
+        format!(
+            "p.key_hi = {hi} AND p.key_lo = {lo} AND p.first AND p.ply < {} \
+             AND p.next_uci IS NOT NULL AND p.outcome IS NOT NULL{}",
+            self.manifest().max_ply,
+            filters.positions_sql()
+        )
+    }
+
+    /// Per move, the aggregate's rows of the position whose buckets pass `filters`.
+    fn tallies_from_aggregate(
+        &self,
+        hi: i64,
+        lo: i64,
+        filters: &Filters,
+    ) -> Result<Vec<(String, Tally)>, DbError> {
+        let columns = [
+            "key_lo",
+            "uci",
+            "rating_group",
+            "speed",
+            "year",
+            "month",
+            "games",
+            "white",
+            "draws",
+            "black",
+            "rating_sum",
+            "rated",
+        ];
+        let mut out: std::collections::BTreeMap<String, Tally> = Default::default();
+        for batch in self.lookups()?.explorer.rows(&[hi], &columns)? {
+            let [
+                key_lo,
+                group,
+                year,
+                month,
+                games,
+                white,
+                draws,
+                black,
+                rating_sum,
+                rated,
+            ] = [
+                "key_lo",
+                "rating_group",
+                "year",
+                "month",
+                "games",
+                "white",
+                "draws",
+                "black",
+                "rating_sum",
+                "rated",
+            ]
+            .map(|c| ints(&batch, c));
+            let (key_lo, group, year, month) = (key_lo?, group?, year?, month?);
+            let (games, white, draws, black) = (games?, white?, draws?, black?);
+            let (rating_sum, rated) = (rating_sum?, rated?);
+            let (uci, speed) = (strings(&batch, "uci")?, strings(&batch, "speed")?);
+            for i in 0..batch.num_rows() {
+                let Some(uci) = (int_at(&key_lo, i) == Some(lo))
+                    .then(|| str_at(&uci, i))
+                    .flatten()
+                else {
+                    continue;
+                };
+                let when = int_at(&month, i).and_then(|m| int_at(&year, i).map(|y| y * 100 + m));
+                let speed = speed.is_valid(i).then(|| speed.value(i));
+                if !filters.keeps_bucket(int_at(&group, i), speed, when) {
+                    continue;
+                }
+                let n = |a: &Int64Array| int_at(a, i).unwrap_or(0);
+                out.entry(uci).or_default().add(&Tally {
+                    games: n(&games),
+                    white: n(&white),
+                    draws: n(&draws),
+                    black: n(&black),
+                    rating_sum: n(&rating_sum),
+                    rated: n(&rated),
+                    last: when,
+                });
+            }
+        }
+        Ok(out.into_iter().collect())
+    }
+
+    /// Per move, the games `reached` (a condition on `positions`) selects, through the engine.
+    fn tallies_from_positions(&self, reached: &str) -> Result<Vec<(String, Tally)>, DbError> {
+        let sql = format!(
+            "SELECT p.next_uci AS uci, COUNT(*) AS games, \
+             SUM(CASE WHEN p.outcome = 1 THEN 1 ELSE 0 END) AS white, \
+             SUM(CASE WHEN p.outcome = 0 THEN 1 ELSE 0 END) AS draws, \
+             SUM(CASE WHEN p.outcome = -1 THEN 1 ELSE 0 END) AS black, \
+             SUM(CASE WHEN p.elo_sum IS NULL THEN 0 ELSE CAST(p.elo_sum AS BIGINT) END) AS rating_sum, \
+             SUM(CASE WHEN p.elo_sum IS NULL THEN 0 ELSE 1 END) AS rated, \
+             MAX(CASE WHEN p.month IS NOT NULL THEN CAST(p.year AS BIGINT) * 100 + p.month END) AS last \
+             FROM positions p WHERE {reached} GROUP BY p.next_uci"
+        );
+        let mut out = Vec::new();
+        for batch in self.engine().collect(&sql)? {
             let uci = strings(&batch, "uci")?;
             let [games, white, draws, black, rating_sum, rated, last] = [
                 "games",
@@ -189,57 +396,83 @@ impl Database {
             let (rating_sum, rated, last) = (rating_sum?, rated?, last?);
             for i in 0..batch.num_rows() {
                 let Some(uci) = str_at(&uci, i) else { continue };
-                let san = pos
-                    .parse_uci(&uci)
-                    .map(|mv| pos.san(mv))
-                    .unwrap_or_else(|_| uci.clone());
-                let n = |a: &arrow_array::Int64Array| int_at(a, i).unwrap_or(0).max(0) as u64;
-                let rated_n = n(&rated);
-                answer.moves.push(MoveStats {
+                let n = |a: &Int64Array| int_at(a, i).unwrap_or(0);
+                out.push((
                     uci,
-                    san,
-                    games: n(&games),
-                    white: n(&white),
-                    draws: n(&draws),
-                    black: n(&black),
-                    // The mean of (white + black) / 2, rounded half up: floor((sum + rated) / (2 rated)).
-                    avg_rating: (rated_n > 0).then(|| {
-                        let sum = int_at(&rating_sum, i).unwrap_or(0);
-                        (sum + rated_n as i64).div_euclid(2 * rated_n as i64)
-                    }),
-                    last_played: int_at(&last, i)
-                        .map(|m| format!("{:04}-{:02}", m.div_euclid(100), m.rem_euclid(100))),
-                });
+                    Tally {
+                        games: n(&games),
+                        white: n(&white),
+                        draws: n(&draws),
+                        black: n(&black),
+                        rating_sum: n(&rating_sum),
+                        rated: n(&rated),
+                        last: int_at(&last, i),
+                    },
+                ));
             }
         }
-        answer.moves.retain(|m| m.games > 0);
-        answer
-            .moves
-            .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.san.cmp(&b.san)));
-        for m in &answer.moves {
-            answer.games += m.games;
-            answer.white += m.white;
-            answer.draws += m.draws;
-            answer.black += m.black;
+        Ok(out)
+    }
+
+    /// The games counted for the position under `filters` (no player filter): the position's
+    /// rows in `positions`, looked up, under the counting rule.
+    fn reached(&self, hi: i64, lo: i64, filters: &Filters) -> Result<Vec<Reached>, DbError> {
+        let max_ply = i64::from(self.manifest().max_ply);
+        let columns = [
+            "key_lo",
+            "game_id",
+            "ply",
+            "first",
+            "next_uci",
+            "outcome",
+            "elo_sum",
+            "speed",
+            "played_on",
+        ];
+        let mut out = Vec::new();
+        for batch in self.lookups()?.positions.rows(&[hi], &columns)? {
+            let [key_lo, game_id, ply, outcome, elo_sum, played_on] = [
+                "key_lo",
+                "game_id",
+                "ply",
+                "outcome",
+                "elo_sum",
+                "played_on",
+            ]
+            .map(|c| ints(&batch, c));
+            let (key_lo, game_id, ply) = (key_lo?, game_id?, ply?);
+            let (outcome, elo_sum, played_on) = (outcome?, elo_sum?, played_on?);
+            let first = batch
+                .column_by_name("first")
+                .and_then(|c| c.as_any().downcast_ref::<arrow_array::BooleanArray>())
+                .ok_or_else(|| DbError::Engine("positions: no boolean column first".into()))?;
+            let (next, speed) = (strings(&batch, "next_uci")?, strings(&batch, "speed")?);
+            for i in 0..batch.num_rows() {
+                let counted = int_at(&key_lo, i) == Some(lo)
+                    && first.is_valid(i)
+                    && first.value(i)
+                    && int_at(&ply, i).is_some_and(|p| p < max_ply)
+                    && next.is_valid(i)
+                    && outcome.is_valid(i);
+                if !counted {
+                    continue;
+                }
+                let played = int_at(&played_on, i);
+                let speed = speed.is_valid(i).then(|| speed.value(i));
+                if !filters.keeps_game(int_at(&elo_sum, i), speed, played.and_then(month_of)) {
+                    continue;
+                }
+                if let Some(game_id) = int_at(&game_id, i) {
+                    out.push(Reached {
+                        game_id,
+                        ply: int_at(&ply, i).unwrap_or(0).max(0) as u64,
+                        elo_sum: int_at(&elo_sum, i),
+                        played_on: played,
+                    });
+                }
+            }
         }
-        let list = |condition: &str, order: &str| {
-            format!(
-                "SELECT p.game_id, p.ply FROM positions p WHERE {reached}{condition} \
-                 ORDER BY {order} DESC, p.game_id LIMIT {GAMES_LISTED}"
-            )
-        };
-        if answer.games > 0 {
-            let top = self.ids_and_plies(&list(" AND p.elo_sum IS NOT NULL", "p.elo_sum"))?;
-            let recent =
-                self.ids_and_plies(&list(" AND p.played_on IS NOT NULL", "p.played_on"))?;
-            let mut all: Vec<(i64, u64)> = top.iter().chain(&recent).copied().collect();
-            all.sort_unstable();
-            all.dedup();
-            let refs = self.game_refs_by_id(&all)?;
-            answer.top_games = top.iter().filter_map(|h| refs.get(h)).cloned().collect();
-            answer.recent_games = recent.iter().filter_map(|h| refs.get(h)).cloned().collect();
-        }
-        Ok(answer)
+        Ok(out)
     }
 
     /// The `game_id` and `ply` columns of a query's rows.
@@ -262,52 +495,72 @@ impl Database {
         hits: &[(i64, u64)],
     ) -> Result<std::collections::HashMap<(i64, u64), GameRef>, DbError> {
         let mut out = std::collections::HashMap::new();
-        // Short lists, which the engine prunes with each row group's bounds of `game_id`.
-        for page in hits.chunks(16) {
-            let ids: Vec<String> = page.iter().map(|(id, _)| id.to_string()).collect();
-            let found = self.game_refs(&format!(
-                "SELECT g.game_id, g.white, g.black, g.result, g.white_elo, g.black_elo, \
-                 g.played, g.event, CAST(0 AS BIGINT) AS ply FROM game_refs g \
-                 WHERE g.game_id IN ({})",
-                ids.join(", ")
-            ))?;
-            for &(id, ply) in page {
-                let text = id.to_string();
-                if let Some(g) = found.iter().find(|g| g.id == text) {
-                    out.insert((id, ply), GameRef { ply, ..g.clone() });
-                }
+        let mut found = Vec::new();
+        if let Some(refs) = &self.lookups()?.game_refs {
+            let ids: Vec<i64> = hits.iter().map(|&(id, _)| id).collect();
+            let columns = [
+                "white",
+                "black",
+                "result",
+                "white_elo",
+                "black_elo",
+                "played",
+                "event",
+            ];
+            found = game_refs_of(&refs.rows(&ids, &columns)?)?;
+        } else {
+            // Short lists, which the engine prunes with each row group's bounds of `game_id`.
+            for page in hits.chunks(16) {
+                let ids: Vec<String> = page.iter().map(|(id, _)| id.to_string()).collect();
+                found.extend(self.game_refs(&format!(
+                    "SELECT g.game_id, g.white, g.black, g.result, g.white_elo, g.black_elo, \
+                     g.played, g.event FROM game_refs g WHERE g.game_id IN ({})",
+                    ids.join(", ")
+                ))?);
+            }
+        }
+        for &(id, ply) in hits {
+            let text = id.to_string();
+            if let Some(g) = found.iter().find(|g| g.id == text) {
+                out.insert((id, ply), GameRef { ply, ..g.clone() });
             }
         }
         Ok(out)
     }
 
-    /// The games a query lists (columns as in [`GameRef`], plus `game_id`, `played` and `ply`).
+    /// The games a query lists (columns as in [`GameRef`], plus `game_id`, `played` and, if
+    /// it has it, `ply`).
     pub(crate) fn game_refs(&self, sql: &str) -> Result<Vec<GameRef>, DbError> {
-        let mut out = Vec::new();
-        for batch in self.engine().collect(sql)? {
-            let id = ints(&batch, "game_id")?;
-            let [white, black, result, played, event] =
-                ["white", "black", "result", "played", "event"].map(|c| strings(&batch, c));
-            let (white, black, result, played, event) = (white?, black?, result?, played?, event?);
-            let (white_elo, black_elo, ply) = (
-                ints(&batch, "white_elo")?,
-                ints(&batch, "black_elo")?,
-                ints(&batch, "ply")?,
-            );
-            for i in 0..batch.num_rows() {
-                out.push(GameRef {
-                    id: int_at(&id, i).unwrap_or(0).to_string(),
-                    white: str_at(&white, i),
-                    black: str_at(&black, i),
-                    result: str_at(&result, i),
-                    white_elo: int_at(&white_elo, i),
-                    black_elo: int_at(&black_elo, i),
-                    date: str_at(&played, i).unwrap_or_else(|| "????-??-??".to_owned()),
-                    event: str_at(&event, i),
-                    ply: int_at(&ply, i).unwrap_or(0).max(0) as u64,
-                });
-            }
-        }
-        Ok(out)
+        game_refs_of(&self.engine().collect(sql)?)
     }
+}
+
+/// The games in record batches with the columns of [`Database::game_refs`].
+fn game_refs_of(batches: &[arrow_array::RecordBatch]) -> Result<Vec<GameRef>, DbError> {
+    let mut out = Vec::new();
+    for batch in batches {
+        let id = ints(batch, "game_id")?;
+        let [white, black, result, played, event] =
+            ["white", "black", "result", "played", "event"].map(|c| strings(batch, c));
+        let (white, black, result, played, event) = (white?, black?, result?, played?, event?);
+        let (white_elo, black_elo) = (ints(batch, "white_elo")?, ints(batch, "black_elo")?);
+        let ply = match batch.column_by_name("ply") {
+            Some(_) => Some(ints(batch, "ply")?),
+            None => None,
+        };
+        for i in 0..batch.num_rows() {
+            out.push(GameRef {
+                id: int_at(&id, i).unwrap_or(0).to_string(),
+                white: str_at(&white, i),
+                black: str_at(&black, i),
+                result: str_at(&result, i),
+                white_elo: int_at(&white_elo, i),
+                black_elo: int_at(&black_elo, i),
+                date: str_at(&played, i).unwrap_or_else(|| "????-??-??".to_owned()),
+                event: str_at(&event, i),
+                ply: ply.as_ref().and_then(|p| int_at(p, i)).unwrap_or(0).max(0) as u64,
+            });
+        }
+    }
+    Ok(out)
 }

@@ -229,34 +229,64 @@ impl Filters {
         }
     }
 
-    /// The conditions on the explorer's aggregate (alias `e`) that select exactly the games
-    /// these filters select, each starting with ` AND `; `None` when the filters do not fall on
-    /// the aggregate's buckets (a player, or a rating range that cuts a rating group), which
-    /// the games must then answer.
-    pub(crate) fn aggregate_sql(&self) -> Option<String> {
+    /// Whether the filters fall on the explorer's buckets, so that its aggregate answers them:
+    /// no player, and a rating range (if any) that cuts no rating group.
+    pub(crate) fn on_buckets(&self) -> bool {
         if self.player.is_some() {
-            return None;
+            return false;
         }
-        let mut sql = String::new();
-        if let Some((lo, hi)) = self.rating {
-            let lo_ok = lo.is_none_or(|l| RATING_GROUPS[1..].contains(&l));
-            let hi_ok = hi.is_none_or(|h| RATING_GROUPS[1..].contains(&(h + 1)));
-            if !(lo_ok && hi_ok) {
-                return None;
-            }
-            sql.push_str(" AND e.rating_group IS NOT NULL");
-            if let Some(lo) = lo {
-                let _ = write!(sql, " AND e.rating_group >= {lo}");
-            }
-            if let Some(hi) = hi {
-                let _ = write!(sql, " AND e.rating_group <= {hi}");
-            }
-        }
-        if !self.speeds.is_empty() {
-            let _ = write!(sql, " AND e.speed IN ({})", quoted_list(&self.speeds));
-        }
-        self.months_sql(&mut sql, "e.");
-        Some(sql)
+        self.rating.is_none_or(|(lo, hi)| {
+            lo.is_none_or(|l| RATING_GROUPS[1..].contains(&l))
+                && hi.is_none_or(|h| RATING_GROUPS[1..].contains(&(h + 1)))
+        })
+    }
+
+    /// Whether a row of the explorer's aggregate passes, given its bucket: the rating group,
+    /// the speed and the month as `YYYYMM`. Exact when [`Filters::on_buckets`] holds.
+    pub(crate) fn keeps_bucket(
+        &self,
+        rating_group: Option<i64>,
+        speed: Option<&str>,
+        month: Option<i64>,
+    ) -> bool {
+        // A group passes when it lies inside the range: on bucket bounds, the same as its
+        // games' average rating (rounded down) lying inside.
+        let rating_ok = self.rating.is_none_or(|(lo, hi)| {
+            rating_group.is_some_and(|g| {
+                lo.is_none_or(|l| g >= i64::from(l)) && hi.is_none_or(|h| g <= i64::from(h))
+            })
+        });
+        rating_ok && self.keeps_speed_and_month(speed, month)
+    }
+
+    /// Whether a position row's game passes the filters other than the player: its Elo sum
+    /// (`WhiteElo + BlackElo`), speed and month as `YYYYMM`. The same rule as
+    /// [`Filters::positions_sql`].
+    pub(crate) fn keeps_game(
+        &self,
+        elo_sum: Option<i64>,
+        speed: Option<&str>,
+        month: Option<i64>,
+    ) -> bool {
+        // floor(sum / 2) >= lo  <=>  sum >= 2 lo;  floor(sum / 2) <= hi  <=>  sum <= 2 hi + 1
+        let rating_ok = self.rating.is_none_or(|(lo, hi)| {
+            elo_sum.is_some_and(|s| {
+                lo.is_none_or(|l| s >= 2 * i64::from(l))
+                    && hi.is_none_or(|h| s <= 2 * i64::from(h) + 1)
+            })
+        });
+        rating_ok && self.keeps_speed_and_month(speed, month)
+    }
+
+    fn keeps_speed_and_month(&self, speed: Option<&str>, month: Option<i64>) -> bool {
+        let speed_ok =
+            self.speeds.is_empty() || speed.is_some_and(|s| self.speeds.iter().any(|f| f == s));
+        let dated = self.since.is_none() && self.until.is_none()
+            || month.is_some_and(|m| {
+                self.since.is_none_or(|s| m >= s.number())
+                    && self.until.is_none_or(|u| m <= u.number())
+            });
+        speed_ok && dated
     }
 }
 
@@ -283,17 +313,17 @@ mod tests {
             rating: Some((lo, hi)),
             ..Filters::default()
         };
-        assert!(f(Some(2000), Some(2199)).aggregate_sql().is_some());
-        assert!(f(Some(1000), Some(2499)).aggregate_sql().is_some());
-        assert!(f(Some(2500), None).aggregate_sql().is_some());
-        assert!(f(None, Some(1599)).aggregate_sql().is_some());
-        assert!(f(Some(2000), Some(2200)).aggregate_sql().is_none());
-        assert!(f(Some(1500), Some(2000)).aggregate_sql().is_none());
+        assert!(f(Some(2000), Some(2199)).on_buckets());
+        assert!(f(Some(1000), Some(2499)).on_buckets());
+        assert!(f(Some(2500), None).on_buckets());
+        assert!(f(None, Some(1599)).on_buckets());
+        assert!(!f(Some(2000), Some(2200)).on_buckets());
+        assert!(!f(Some(1500), Some(2000)).on_buckets());
         let player = Filters {
             player: Some("x".into()),
             ..Filters::default()
         };
-        assert!(player.aggregate_sql().is_none());
+        assert!(!player.on_buckets());
     }
 
     #[test]

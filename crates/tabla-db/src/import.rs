@@ -11,9 +11,8 @@
 
 use crate::engine::{Engine, EngineOptions};
 use crate::manifest::{Batch, InputRecord, Manifest, batch_dir, sync_dir};
-use crate::store::{first_int, lock, remove_leftovers, write_explorer};
+use crate::store::{first_int, lock, remove_leftovers, write_explorer, write_sorted};
 use crate::{DbError, tables};
-use datafusion::dataframe::DataFrameWriteOptions;
 use std::fs::File;
 use std::io::Read;
 use std::num::NonZeroUsize;
@@ -334,10 +333,13 @@ fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Re
     let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
     let out = staging.join("explorer");
     let mut rows = 0;
-    for file in parquet_files(&staging.join("positions"))? {
+    for (i, file) in parquet_files(&staging.join("positions"))?
+        .iter()
+        .enumerate()
+    {
         let engine = Engine::new(options)?;
-        tables::register_positions(&engine, std::slice::from_ref(&file))?;
-        rows += write_explorer(&engine, &sql, &out)?;
+        tables::register_positions(&engine, std::slice::from_ref(file))?;
+        rows += write_explorer(&engine, &sql, &out.join(format!("part-{i:05}.parquet")))?;
     }
     Ok(rows)
 }
@@ -360,15 +362,7 @@ fn write_game_refs(options: &EngineOptions, staging: &Path) -> Result<(), DbErro
     let out = staging.join("game_refs");
     engine.block_on(async {
         let df = engine.ctx.sql(&sql).await?;
-        let mut parquet = datafusion::config::TableParquetOptions::default();
-        parquet.global.max_row_group_size = 4096;
-        parquet.global.compression = Some("zstd(3)".to_owned());
-        df.write_parquet(
-            &format!("{}/", out.display()),
-            DataFrameWriteOptions::new().with_single_file_output(false),
-            Some(parquet),
-        )
-        .await?;
+        write_sorted(df, &out.join("part-00000.parquet"), 4096).await?;
         Ok::<(), DbError>(())
     })
 }

@@ -39,6 +39,7 @@ mod explore;
 mod filters;
 mod games;
 mod import;
+mod lookup;
 mod manifest;
 mod output;
 mod search;

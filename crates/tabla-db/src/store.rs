@@ -3,6 +3,7 @@
 
 use crate::DbError;
 use crate::engine::Engine;
+use crate::lookup::PAGE_ROWS;
 use crate::manifest::Manifest;
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::prelude::col;
@@ -37,7 +38,7 @@ pub(crate) fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
     Ok(crate::values::int_at(&a, 0).unwrap_or(0).max(0) as u64)
 }
 
-/// Runs `sql` (rows of the `explorer` table) and writes its result into the directory `out`,
+/// Runs `sql` (rows of the `explorer` table) and writes its result as the Parquet file `out`,
 /// sorted by key and move; returns the rows written.
 pub(crate) fn write_explorer(engine: &Engine, sql: &str, out: &Path) -> Result<u64, DbError> {
     engine.block_on(async {
@@ -46,15 +47,30 @@ pub(crate) fn write_explorer(engine: &Engine, sql: &str, out: &Path) -> Result<u
             col("key_lo").sort(true, false),
             col("uci").sort(true, false),
         ])?;
-        let written = df
-            .write_parquet(
-                &format!("{}/", out.display()),
-                DataFrameWriteOptions::new().with_single_file_output(false),
-                None,
-            )
-            .await?;
-        Ok::<u64, DbError>(count_written(&written))
+        write_sorted(df, out, 16_384).await
     })
+}
+
+/// Writes a sorted result as the Parquet file `out` (its directory created), in row groups of
+/// `group_rows` rows and pages of [`PAGE_ROWS`] rows (each page's bounds in the page index):
+/// a point lookup decodes one page per column. Returns the rows written.
+pub(crate) async fn write_sorted(
+    df: datafusion::dataframe::DataFrame,
+    out: &Path,
+    group_rows: usize,
+) -> Result<u64, DbError> {
+    let mut parquet = datafusion::config::TableParquetOptions::default();
+    parquet.global.max_row_group_size = group_rows;
+    parquet.global.data_page_row_count_limit = PAGE_ROWS;
+    parquet.global.compression = Some("zstd(3)".to_owned());
+    let written = df
+        .write_parquet(
+            &out.display().to_string(),
+            DataFrameWriteOptions::new().with_single_file_output(true),
+            Some(parquet),
+        )
+        .await?;
+    Ok(count_written(&written))
 }
 
 /// The row count DataFusion reports for a write.
