@@ -213,16 +213,44 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", message(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error with the causes its message does not already include (tabla's typed errors say
+/// their cause in their message; a context added on the way does not).
+fn message(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn error_messages_say_each_cause_once() {
+        let path = std::path::PathBuf::from("/no/such/dir");
+        let io = std::fs::read_dir(&path).expect_err("no such directory");
+        let os = io.to_string();
+        let err = anyhow::Error::from(tabla_db::DbError::Io {
+            path: path.clone(),
+            source: io,
+        });
+        assert_eq!(message(&err), format!("/no/such/dir: {os}"));
+        let err = anyhow::Error::from(std::io::Error::other("disk on fire")).context("writing x");
+        assert_eq!(message(&err), "writing x: disk on fire");
+    }
 
     #[test]
     fn clap_definition_is_consistent() {
