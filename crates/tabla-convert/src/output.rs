@@ -13,7 +13,7 @@ use crate::{ConvertError, Limits};
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::SortingColumn;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
@@ -76,8 +76,18 @@ impl OutputPlan {
             .set_max_row_group_row_count(Some(limits.games_per_row_group.max(1)))
             .set_max_row_group_bytes(Some(limits.row_group_bytes.max(1)))
             .build();
-        let positions_props = WriterProperties::builder()
-            .set_compression(compression)
+        let mut positions_props = WriterProperties::builder().set_compression(compression);
+        // Hashes never repeat within a file: a dictionary would only be one more page for a
+        // lookup to read. The first key column is sorted: its differences take fewer bits.
+        for column in ["zobrist", "key_hi", "key_lo", "game_id"] {
+            positions_props =
+                positions_props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        if positions == PositionsTable::Keys {
+            positions_props = positions_props
+                .set_column_encoding(ColumnPath::from("key_hi"), Encoding::DELTA_BINARY_PACKED);
+        }
+        let positions_props = positions_props
             .set_max_row_group_row_count(Some(limits.positions_per_row_group.max(1)))
             .set_data_page_row_count_limit(crate::PAGE_ROWS)
             .set_sorting_columns(Some(

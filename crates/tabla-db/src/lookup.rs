@@ -11,8 +11,8 @@
 //! answered as exactly, from more pages.
 
 use crate::DbError;
-use arrow_array::{Array, BooleanArray, Int64Array, RecordBatch};
-use datafusion::arrow::compute::{cast, filter_record_batch};
+use arrow_array::{Array, Int64Array, RecordBatch};
+use datafusion::arrow::compute::cast;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
@@ -149,18 +149,23 @@ impl SortedFile {
                 return Err(error(&format!("no column {name}")));
             }
         }
-        let file = File::open(&self.path).map_err(DbError::io(&self.path))?;
-        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
-            .with_projection(ProjectionMask::columns(schema, names.iter().copied()))
-            .with_row_groups(groups)
-            .with_row_selection(RowSelection::from_consecutive_ranges(
-                ranges.into_iter(),
-                offset,
-            ))
-            .with_batch_size(8192)
-            .build()
-            .map_err(|e| error(&e))?;
-        for batch in reader {
+        // First the lookup column alone, in the pages that may hold a value: most files hold
+        // no row of a rare position, and each column read costs a decompressor.
+        let reader = |mask: ProjectionMask, selection: RowSelection| {
+            let file = File::open(&self.path).map_err(DbError::io(&self.path))?;
+            ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
+                .with_projection(mask)
+                .with_row_groups(groups.clone())
+                .with_row_selection(selection)
+                .with_batch_size(8192)
+                .build()
+                .map_err(|e| error(&e))
+        };
+        let mut candidates = ranges.iter().flat_map(|r| r.clone());
+        let mut matched: Vec<Range<usize>> = Vec::new();
+        let keys_only = ProjectionMask::columns(schema, [column]);
+        let selection = RowSelection::from_consecutive_ranges(ranges.iter().cloned(), offset);
+        for batch in reader(keys_only, selection)? {
             let batch = batch.map_err(|e| error(&e))?;
             let keys = batch
                 .column_by_name(column)
@@ -170,12 +175,26 @@ impl SortedFile {
                 .as_any()
                 .downcast_ref::<Int64Array>()
                 .ok_or_else(|| error(&format!("column {column}: not integers")))?;
-            let keep: BooleanArray = (0..keys.len())
-                .map(|i| Some(keys.is_valid(i) && values.contains(&keys.value(i))))
-                .collect();
-            if keep.true_count() > 0 {
-                out.push(filter_record_batch(&batch, &keep).map_err(|e| error(&e))?);
+            for i in 0..keys.len() {
+                let row = candidates
+                    .next()
+                    .ok_or_else(|| error(&"more rows than the pages selected"))?;
+                if keys.is_valid(i) && values.contains(&keys.value(i)) {
+                    match matched.last_mut() {
+                        Some(last) if last.end == row => last.end = row + 1,
+                        _ => matched.push(row..row + 1),
+                    }
+                }
             }
+        }
+        if matched.is_empty() {
+            return Ok(());
+        }
+        // Then every column asked for, in the rows that matched.
+        let mask = ProjectionMask::columns(schema, names.iter().copied());
+        let selection = RowSelection::from_consecutive_ranges(matched.into_iter(), offset);
+        for batch in reader(mask, selection)? {
+            out.push(batch.map_err(|e| error(&e))?);
         }
         Ok(())
     }

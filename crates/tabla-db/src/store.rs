@@ -63,6 +63,21 @@ pub(crate) async fn write_sorted(
     parquet.global.max_row_group_size = group_rows;
     parquet.global.data_page_row_count_limit = PAGE_ROWS;
     parquet.global.compression = Some("zstd(3)".to_owned());
+    // The columns looked up by are sorted: their differences take fewer bits than the values.
+    // Hashes (keys, game ids) never repeat within a file: a dictionary would only be one more
+    // page for every lookup to read and decode.
+    for (column, encoding) in [
+        ("key_hi", Some("delta_binary_packed")),
+        ("key_lo", None),
+        ("game_id", sort_column_encoding(df.schema(), "game_id")),
+    ] {
+        let options = parquet
+            .column_specific_options
+            .entry(column.to_owned())
+            .or_default();
+        options.dictionary_enabled = Some(false);
+        options.encoding = encoding.map(str::to_owned);
+    }
     let written = df
         .write_parquet(
             &out.display().to_string(),
@@ -71,6 +86,14 @@ pub(crate) async fn write_sorted(
         )
         .await?;
     Ok(count_written(&written))
+}
+
+/// Delta encoding for `column` when it is the first column of `schema` (the one sorted by).
+fn sort_column_encoding(
+    schema: &datafusion::common::DFSchema,
+    column: &str,
+) -> Option<&'static str> {
+    (schema.field(0).name() == column).then_some("delta_binary_packed")
 }
 
 /// The row count DataFusion reports for a write.
