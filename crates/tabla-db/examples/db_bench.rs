@@ -5,6 +5,8 @@
 //! cargo run --release -p tabla-db --example db_bench -- latency --db DIR [--queries 1000]
 //!     [--passes 2] [--rating 1600-1999] [--speed blitz,rapid] [--player NAME] [--seed 1]
 //! cargo run --release -p tabla-db --example db_bench -- search --db DIR
+//! cargo run --release -p tabla-db --example db_bench -- explore --db DIR --moves "e4 e5"
+//!     [--passes 5] [filters]
 //! ```
 //!
 //! `latency` draws the positions from the database itself: games chosen at random among the
@@ -13,6 +15,8 @@
 //! and prints, per pass, the median, p90, p99 and maximum in milliseconds: the first pass
 //! after opening is the cold one (run it after dropping the page cache for a cold disk), the
 //! last the warm one.
+//!
+//! `explore` times one position's answer `--passes` times (the first after opening is cold).
 //!
 //! `search` times an exact-position search, a material search and a pattern search over every
 //! game, and prints positions looked at per second for each.
@@ -35,6 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut passes = 2usize;
     let mut seed = 1u64;
     let mut filters = Filters::default();
+    let mut moves = String::new();
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
@@ -46,6 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--speed" => filters.speeds = Filters::parse_speeds(&value()?)?,
             "--since" => filters.since = Some(YearMonth::parse(&value()?)?),
             "--player" => filters.player = Some(value()?),
+            "--moves" => moves = value()?,
             other => return Err(format!("unknown argument {other}").into()),
         }
     }
@@ -56,8 +62,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     match mode.as_str() {
         "latency" => latency(&db, queries, passes, seed, &filters),
         "search" => search(&db),
-        other => Err(format!("unknown mode {other}: latency or search").into()),
+        "explore" => explore(&db, &moves, passes, &filters),
+        other => Err(format!("unknown mode {other}: latency, search or explore").into()),
     }
+}
+
+/// Times the explorer's answer for one position (`--moves`, from the start) `passes` times and
+/// prints each time and the median.
+fn explore(
+    db: &Database,
+    moves: &str,
+    passes: usize,
+    filters: &Filters,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let target = Target::Moves(moves.to_owned());
+    let mut times = Vec::new();
+    let mut games = 0;
+    for _ in 0..passes.max(1) {
+        let start = Instant::now();
+        games = db.explore(&target, filters)?.games;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let shown: Vec<String> = times.iter().map(|t| format!("{t:.1}")).collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{moves:?}: {games} games; {} ms; median {:.1} ms",
+        shown.join(", "),
+        times[times.len() / 2]
+    );
+    Ok(())
 }
 
 /// A small seeded generator (xorshift64*), enough to pick positions reproducibly.

@@ -3,8 +3,10 @@
 //!
 //! Counts come from the `explorer` aggregate when the filters fall on its buckets, else from
 //! the `positions` and `games` tables (the same counting rule, [`crate::EXPLORER_SQL`]); the
-//! games lists always come from the latter. A question without a player filter is answered by
-//! point lookups of the position's key (the `lookup` module), without the query engine.
+//! games lists always come from the latter. Most questions are answered by point lookups of the
+//! position's key (the `lookup` module) without the query engine; DataFusion answers the counts
+//! off the aggregate's buckets, the game lists of a position with more than 500,000 games, and
+//! anything with a player filter.
 
 use crate::filters::Filters;
 use crate::values::{int_at, ints, str_at, strings};
@@ -16,6 +18,10 @@ use tabla_convert::key_columns;
 
 /// How many top and recent games an answer lists.
 pub const GAMES_LISTED: usize = 8;
+
+/// Up to this many games, the top and recent games are picked from the position's rows looked
+/// up (see `Database::explore`); above, by the query engine.
+const LISTS_LOOKED_UP: u64 = 500_000;
 
 /// The explorer's answer (the shape `tabla db explore --json` prints).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -191,10 +197,11 @@ fn best(games: &[Reached], rank: impl Fn(&Reached) -> Option<i64>) -> Vec<(i64, 
 impl Database {
     /// The explorer's answer for `target` under `filters`.
     ///
-    /// Counts come from the `explorer` aggregate when the filters fall on its buckets, else
-    /// from the `positions` table (the same counting rule, [`crate::EXPLORER_SQL`]); both, and
-    /// the game lists without a player filter, are point lookups of the position's key
-    /// (read straight from the pages that hold it); the player filter goes through the query engine.
+    /// Counts come from the `explorer` aggregate when the filters fall on its buckets (a point
+    /// lookup of the position's key), else from the `positions` table through the query engine
+    /// (the same counting rule, [`crate::EXPLORER_SQL`]). The top and recent games come from
+    /// the position's rows in `positions`: looked up, or through the query engine for a
+    /// player filter or a position reached by more than 500,000 games.
     pub fn explore(&self, target: &Target, filters: &Filters) -> Result<Explorer, DbError> {
         filters.validate()?;
         let pos = target.position()?;
@@ -250,7 +257,9 @@ impl Database {
             answer.black += m.black;
         }
         if answer.games > 0 {
-            let (top, recent) = if filters.player.is_none() {
+            // A popular position's rows are many: the engine's top-k over them, on every core
+            // and skipping pages by their bounds of the order, beats reading them all here.
+            let (top, recent) = if filters.player.is_none() && answer.games <= LISTS_LOOKED_UP {
                 let reached = self.reached(hi, lo, filters)?;
                 (
                     best(&reached, |g| g.elo_sum),
@@ -341,19 +350,21 @@ impl Database {
             let (rating_sum, rated) = (rating_sum?, rated?);
             let (uci, speed) = (strings(&batch, "uci")?, strings(&batch, "speed")?);
             for i in 0..batch.num_rows() {
-                let Some(uci) = (int_at(&key_lo, i) == Some(lo))
-                    .then(|| str_at(&uci, i))
-                    .flatten()
-                else {
+                if int_at(&key_lo, i) != Some(lo) || !uci.is_valid(i) {
                     continue;
-                };
+                }
                 let when = int_at(&month, i).and_then(|m| int_at(&year, i).map(|y| y * 100 + m));
                 let speed = speed.is_valid(i).then(|| speed.value(i));
                 if !filters.keeps_bucket(int_at(&group, i), speed, when) {
                     continue;
                 }
                 let n = |a: &Int64Array| int_at(a, i).unwrap_or(0);
-                out.entry(uci).or_default().add(&Tally {
+                // A popular position has a row per move and bucket: no text copied per row.
+                let tally = match out.get_mut(uci.value(i)) {
+                    Some(tally) => tally,
+                    None => out.entry(uci.value(i).to_owned()).or_default(),
+                };
+                tally.add(&Tally {
                     games: n(&games),
                     white: n(&white),
                     draws: n(&draws),

@@ -185,7 +185,7 @@ impl Filters {
 
     /// The conditions on the positions (table alias `p`, whose rows repeat their game's Elo sum,
     /// speed and month) as SQL, each starting with ` AND `; the player filter is a semi-join
-    /// on the `games` table.
+    /// on `game_refs` (one sorted file per import; `games` has thousands).
     pub(crate) fn positions_sql(&self) -> String {
         let mut sql = String::new();
         if let Some((lo, hi)) = self.rating {
@@ -210,7 +210,7 @@ impl Filters {
             };
             let _ = write!(
                 sql,
-                " AND p.game_id IN (SELECT game_id FROM games WHERE {condition})"
+                " AND p.game_id IN (SELECT game_id FROM game_refs WHERE {condition})"
             );
         }
         sql

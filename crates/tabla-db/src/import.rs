@@ -362,7 +362,7 @@ fn write_game_refs(options: &EngineOptions, staging: &Path) -> Result<(), DbErro
     let out = staging.join("game_refs");
     engine.block_on(async {
         let df = engine.ctx.sql(&sql).await?;
-        write_sorted(df, &out.join("part-00000.parquet"), 4096).await?;
+        write_sorted(df, &out.join("part-00000.parquet"), 4096, false).await?;
         Ok::<(), DbError>(())
     })
 }

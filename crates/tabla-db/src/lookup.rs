@@ -32,6 +32,8 @@ pub(crate) use tabla_convert::PAGE_ROWS;
 pub(crate) struct SortedFiles {
     column: String,
     files: Vec<SortedFile>,
+    /// From this many matching rows on, a lookup reads its files on every core.
+    parallel_from: usize,
 }
 
 struct SortedFile {
@@ -86,6 +88,7 @@ impl SortedFiles {
         Ok(SortedFiles {
             column: column.to_owned(),
             files,
+            parallel_from: PARALLEL_ROWS,
         })
     }
 
@@ -100,25 +103,84 @@ impl SortedFiles {
         if values.is_empty() {
             return Ok(out);
         }
+        let mut found = Vec::new();
         for file in &self.files {
-            file.rows(&self.column, values, columns, &mut out)?;
+            if let Some(matched) = file.matches(&self.column, values)? {
+                found.push((file, matched));
+            }
         }
-        Ok(out)
+        let rows: usize = found.iter().map(|(_, m)| m.rows).sum();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if rows < self.parallel_from || found.len() < 2 || threads < 2 {
+            for (file, matched) in found {
+                out.extend(file.read(&self.column, matched, columns)?);
+            }
+            return Ok(out);
+        }
+        // A popular position: its files read on every core.
+        let per_thread = found.len().div_ceil(threads);
+        let column = self.column.as_str();
+        std::thread::scope(|scope| {
+            let mut work = Vec::new();
+            let mut found = found.into_iter().peekable();
+            while found.peek().is_some() {
+                let part: Vec<_> = found.by_ref().take(per_thread).collect();
+                work.push(scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for (file, matched) in part {
+                        out.extend(file.read(column, matched, columns)?);
+                    }
+                    Ok::<_, DbError>(out)
+                }));
+            }
+            for handle in work {
+                let batches = handle
+                    .join()
+                    .map_err(|_| DbError::Engine("a lookup thread panicked".to_owned()))??;
+                out.extend(batches);
+            }
+            Ok(out)
+        })
     }
 }
 
+/// [`SortedFiles::parallel_from`] by default.
+const PARALLEL_ROWS: usize = 50_000;
+
+/// The rows of one file that hold a looked-up value.
+struct Matched {
+    groups: Vec<usize>,
+    selection: RowSelection,
+    rows: usize,
+}
+
 impl SortedFile {
-    fn rows(
+    fn error(&self, e: &dyn std::fmt::Display) -> DbError {
+        DbError::Engine(format!("{}: {e}", self.path.display()))
+    }
+
+    fn reader(
         &self,
-        column: &str,
-        values: &[i64],
-        columns: &[&str],
-        out: &mut Vec<RecordBatch>,
-    ) -> Result<(), DbError> {
-        let error =
-            |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", self.path.display()));
+        groups: Vec<usize>,
+        mask: ProjectionMask,
+        selection: RowSelection,
+    ) -> Result<parquet::arrow::arrow_reader::ParquetRecordBatchReader, DbError> {
+        let file = File::open(&self.path).map_err(DbError::io(&self.path))?;
+        ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
+            .with_projection(mask)
+            .with_row_groups(groups)
+            .with_row_selection(selection)
+            .with_batch_size(8192)
+            .build()
+            .map_err(|e| self.error(&e))
+    }
+
+    /// The rows whose `column` holds one of `values`, found by reading that column alone in
+    /// the pages that may hold them (most files hold no row of a rare position, and each
+    /// column read costs a decompressor); `None` when there are none.
+    fn matches(&self, column: &str, values: &[i64]) -> Result<Option<Matched>, DbError> {
         let Some(leaf) = self.leaf else {
-            return Err(error(&format!("no column {column}")));
+            return Err(self.error(&format!("no column {column}")));
         };
         let metadata = self.meta.metadata();
         let holds = |lo: i64, hi: i64| values.iter().any(|v| (lo..=hi).contains(v));
@@ -139,46 +201,27 @@ impl SortedFile {
             offset += rows;
         }
         if groups.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let schema = metadata.file_metadata().schema_descr();
-        let mut names: Vec<&str> = columns.to_vec();
-        names.push(column);
-        for name in &names {
-            if !(0..schema.num_columns()).any(|i| schema.column(i).name() == *name) {
-                return Err(error(&format!("no column {name}")));
-            }
-        }
-        // First the lookup column alone, in the pages that may hold a value: most files hold
-        // no row of a rare position, and each column read costs a decompressor.
-        let reader = |mask: ProjectionMask, selection: RowSelection| {
-            let file = File::open(&self.path).map_err(DbError::io(&self.path))?;
-            ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
-                .with_projection(mask)
-                .with_row_groups(groups.clone())
-                .with_row_selection(selection)
-                .with_batch_size(8192)
-                .build()
-                .map_err(|e| error(&e))
-        };
         let mut candidates = ranges.iter().flat_map(|r| r.clone());
         let mut matched: Vec<Range<usize>> = Vec::new();
         let keys_only = ProjectionMask::columns(schema, [column]);
         let selection = RowSelection::from_consecutive_ranges(ranges.iter().cloned(), offset);
-        for batch in reader(keys_only, selection)? {
-            let batch = batch.map_err(|e| error(&e))?;
+        for batch in self.reader(groups.clone(), keys_only, selection)? {
+            let batch = batch.map_err(|e| self.error(&e))?;
             let keys = batch
                 .column_by_name(column)
-                .ok_or_else(|| error(&format!("no column {column}")))?;
-            let keys = cast(keys, &arrow_schema::DataType::Int64).map_err(|e| error(&e))?;
+                .ok_or_else(|| self.error(&format!("no column {column}")))?;
+            let keys = cast(keys, &arrow_schema::DataType::Int64).map_err(|e| self.error(&e))?;
             let keys = keys
                 .as_any()
                 .downcast_ref::<Int64Array>()
-                .ok_or_else(|| error(&format!("column {column}: not integers")))?;
+                .ok_or_else(|| self.error(&format!("column {column}: not integers")))?;
             for i in 0..keys.len() {
                 let row = candidates
                     .next()
-                    .ok_or_else(|| error(&"more rows than the pages selected"))?;
+                    .ok_or_else(|| self.error(&"more rows than the pages selected"))?;
                 if keys.is_valid(i) && values.contains(&keys.value(i)) {
                     match matched.last_mut() {
                         Some(last) if last.end == row => last.end = row + 1,
@@ -188,15 +231,35 @@ impl SortedFile {
             }
         }
         if matched.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        // Then every column asked for, in the rows that matched.
+        let rows = matched.iter().map(|r| r.len()).sum();
+        Ok(Some(Matched {
+            groups,
+            selection: RowSelection::from_consecutive_ranges(matched.into_iter(), offset),
+            rows,
+        }))
+    }
+
+    /// The columns `columns` (and `column`) of the rows `matched`.
+    fn read(
+        &self,
+        column: &str,
+        matched: Matched,
+        columns: &[&str],
+    ) -> Result<Vec<RecordBatch>, DbError> {
+        let schema = self.meta.metadata().file_metadata().schema_descr();
+        let mut names: Vec<&str> = columns.to_vec();
+        names.push(column);
+        for name in &names {
+            if !(0..schema.num_columns()).any(|i| schema.column(i).name() == *name) {
+                return Err(self.error(&format!("no column {name}")));
+            }
+        }
         let mask = ProjectionMask::columns(schema, names.iter().copied());
-        let selection = RowSelection::from_consecutive_ranges(matched.into_iter(), offset);
-        for batch in reader(mask, selection)? {
-            out.push(batch.map_err(|e| error(&e))?);
-        }
-        Ok(())
+        self.reader(matched.groups, mask, matched.selection)?
+            .map(|batch| batch.map_err(|e| self.error(&e)))
+            .collect()
     }
 }
 
@@ -392,16 +455,22 @@ mod tests {
         write(&dir.path().join("b.parquet"), &sorted[..3000], false);
         std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
         write(&dir.path().join("sub/c.parquet"), &unsorted, true);
-        let files = SortedFiles::open(&[dir.path().to_owned()], "key_hi").expect("open");
+        let mut files = SortedFiles::open(&[dir.path().to_owned()], "key_hi").expect("open");
         assert_eq!(files.files.len(), 3);
-        for keys in [
-            vec![-350],
-            vec![0],
-            vec![349],
-            vec![5, -200, 17],
-            vec![1000],
-            vec![-351, 350],
-        ] {
+        // Read on every core (a popular position's way), then on one thread.
+        for (parallel_from, keys) in [0, usize::MAX].into_iter().flat_map(|p| {
+            [
+                vec![-350],
+                vec![0],
+                vec![349],
+                vec![5, -200, 17],
+                vec![1000],
+                vec![-351, 350],
+            ]
+            .into_iter()
+            .map(move |k| (p, k))
+        }) {
+            files.parallel_from = parallel_from;
             let mut expected: Vec<(i64, String)> = sorted
                 .iter()
                 .chain(&sorted[..3000])
@@ -410,7 +479,11 @@ mod tests {
                 .cloned()
                 .collect();
             expected.sort();
-            assert_eq!(found(&files, &keys), expected, "keys {keys:?}");
+            assert_eq!(
+                found(&files, &keys),
+                expected,
+                "keys {keys:?}, parallel from {parallel_from}"
+            );
         }
         let missing = files.rows(&[3], &["no_such_column"]);
         assert!(missing.is_err());

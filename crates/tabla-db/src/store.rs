@@ -47,22 +47,26 @@ pub(crate) fn write_explorer(engine: &Engine, sql: &str, out: &Path) -> Result<u
             col("key_lo").sort(true, false),
             col("uci").sort(true, false),
         ])?;
-        write_sorted(df, out, 16_384).await
+        write_sorted(df, out, 16_384, true).await
     })
 }
 
 /// Writes a sorted result as the Parquet file `out` (its directory created), in row groups of
 /// `group_rows` rows and pages of [`PAGE_ROWS`] rows (each page's bounds in the page index):
-/// a point lookup decodes one page per column. Returns the rows written.
+/// a point lookup decodes one page per column. With `dictionaries` false no column has a
+/// dictionary page (a table whose lookups each land in another row group, like `game_refs`,
+/// would read and decode one per column and row). Returns the rows written.
 pub(crate) async fn write_sorted(
     df: datafusion::dataframe::DataFrame,
     out: &Path,
     group_rows: usize,
+    dictionaries: bool,
 ) -> Result<u64, DbError> {
     let mut parquet = datafusion::config::TableParquetOptions::default();
     parquet.global.max_row_group_size = group_rows;
     parquet.global.data_page_row_count_limit = PAGE_ROWS;
     parquet.global.compression = Some("zstd(3)".to_owned());
+    parquet.global.dictionary_enabled = Some(dictionaries);
     // The columns looked up by are sorted: their differences take fewer bits than the values.
     // Hashes (keys, game ids) never repeat within a file: a dictionary would only be one more
     // page for every lookup to read and decode.
