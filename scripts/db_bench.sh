@@ -96,10 +96,16 @@ drop_caches
 "$work/db_bench" latency --db "$db" --queries 1000 --passes 3
 echo "-- with --rating 1600-1999 --speed blitz,rapid (answered from the aggregate)"
 "$work/db_bench" latency --db "$db" --queries 1000 --passes 2 --rating 1600-1999 --speed blitz,rapid
-echo "-- with --rating 1650-1999 (not on the aggregate's buckets: answered from the games)"
+echo "-- with --since 2020-01 (answered from the aggregate)"
+"$work/db_bench" latency --db "$db" --queries 1000 --passes 2 --since 2020-01
+echo "-- with --rating 1650-1999 (not on the aggregate's buckets: counted from the positions)"
 "$work/db_bench" latency --db "$db" --queries 1000 --passes 2 --rating 1650-1999
 echo "-- with --player 'Player 00042'"
 "$work/db_bench" latency --db "$db" --queries 1000 --passes 2 --player "Player 00042"
+echo "-- the most popular positions, one at a time (3 passes each)"
+for moves in "" "e4" "e4 e5 Nf3" "e4 e5 Nf3 Nc6 Bb5 a6"; do
+  "$work/db_bench" explore --db "$db" --moves "$moves" --passes 3
+done
 
 echo "== search over every ply of every game"
 "$work/db_bench" search --db "$db"
