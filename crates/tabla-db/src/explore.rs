@@ -19,10 +19,6 @@ use tabla_convert::key_columns;
 /// How many top and recent games an answer lists.
 pub const GAMES_LISTED: usize = 8;
 
-/// Up to this many games, the top and recent games are picked from the position's rows looked
-/// up (see `Database::explore`); above, by the query engine.
-const LISTS_LOOKED_UP: u64 = 500_000;
-
 /// The explorer's answer (the shape `tabla db explore --json` prints).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Explorer {
@@ -257,9 +253,8 @@ impl Database {
             answer.black += m.black;
         }
         if answer.games > 0 {
-            // A popular position's rows are many: the engine's top-k over them, on every core
-            // and skipping pages by their bounds of the order, beats reading them all here.
-            let (top, recent) = if filters.player.is_none() && answer.games <= LISTS_LOOKED_UP {
+            let (top, recent) = if filters.player.is_none() && answer.games <= self.lists_looked_up
+            {
                 let reached = self.reached(hi, lo, filters)?;
                 (
                     best(&reached, |g| g.elo_sum),
@@ -574,4 +569,62 @@ fn game_refs_of(batches: &[arrow_array::RecordBatch]) -> Result<Vec<GameRef>, Db
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{EngineOptions, Filters, ImportOptions, YearMonth, import};
+
+    /// The top and recent games picked from the looked-up rows are those the engine's top-k
+    /// picks (the way of a position reached by more than 500,000 games), under every filter.
+    #[test]
+    fn the_lists_looked_up_are_the_engines() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let engine = EngineOptions {
+            threads: 2,
+            memory: 256 << 20,
+            spill_dir: None,
+        };
+        let options = ImportOptions {
+            db: dir.path().join("db"),
+            inputs: vec![tabla_testdata::testdata_dir().join("pgn/lichess_db_1000k.pgn")],
+            max_ply: Some(50),
+            engine: engine.clone(),
+        };
+        import(&options, &tabla_convert::NoProgress).expect("import");
+        let mut db = Database::open_with(&options.db, &engine).expect("open");
+        let filters = [
+            Filters::default(),
+            Filters {
+                rating: Some((Some(1600), Some(1999))),
+                ..Filters::default()
+            },
+            Filters {
+                rating: Some((Some(1650), Some(1850))),
+                ..Filters::default()
+            },
+            Filters {
+                speeds: vec!["blitz".into(), "rapid".into()],
+                since: YearMonth::parse("2013-01").ok(),
+                ..Filters::default()
+            },
+        ];
+        let mut listed = 0;
+        for moves in ["", "e4", "e4 e5", "d4 Nf6 c4 e6", "e4 c5 Nf3 d6"] {
+            for f in &filters {
+                let target = Target::Moves(moves.into());
+                db.lists_looked_up = u64::MAX;
+                let looked_up = db.explore(&target, f).expect("explore");
+                db.lists_looked_up = 0;
+                let engine = db.explore(&target, f).expect("explore");
+                assert_eq!(looked_up, engine, "{moves:?} with {f:?}");
+                listed += looked_up.top_games.len() + looked_up.recent_games.len();
+            }
+        }
+        assert!(
+            listed > 100,
+            "only {listed} games listed: the check saw too little"
+        );
+    }
 }
