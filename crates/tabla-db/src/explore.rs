@@ -158,6 +158,33 @@ impl Tally {
     }
 }
 
+/// The columns of a result that add up to a [`Tally`] (the aggregate's, and the counts
+/// from the positions).
+struct Sums([Int64Array; 6]);
+
+impl Sums {
+    fn read(batch: &arrow_array::RecordBatch) -> Result<Sums, DbError> {
+        let [games, white, draws, black, rating_sum, rated] =
+            ["games", "white", "draws", "black", "rating_sum", "rated"].map(|c| ints(batch, c));
+        Ok(Sums([games?, white?, draws?, black?, rating_sum?, rated?]))
+    }
+
+    /// Row `i`'s tally, `last` its latest month.
+    fn at(&self, i: usize, last: Option<i64>) -> Tally {
+        let [games, white, draws, black, rating_sum, rated] =
+            self.0.each_ref().map(|a| int_at(a, i).unwrap_or(0));
+        Tally {
+            games,
+            white,
+            draws,
+            black,
+            rating_sum,
+            rated,
+            last,
+        }
+    }
+}
+
 /// A game that reached the position, as the game lists order them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Reached {
@@ -316,33 +343,10 @@ impl Database {
         ];
         let mut out: std::collections::BTreeMap<String, Tally> = Default::default();
         for batch in self.lookups()?.explorer.rows(&[hi], &columns)? {
-            let [
-                key_lo,
-                group,
-                year,
-                month,
-                games,
-                white,
-                draws,
-                black,
-                rating_sum,
-                rated,
-            ] = [
-                "key_lo",
-                "rating_group",
-                "year",
-                "month",
-                "games",
-                "white",
-                "draws",
-                "black",
-                "rating_sum",
-                "rated",
-            ]
-            .map(|c| ints(&batch, c));
+            let [key_lo, group, year, month] =
+                ["key_lo", "rating_group", "year", "month"].map(|c| ints(&batch, c));
             let (key_lo, group, year, month) = (key_lo?, group?, year?, month?);
-            let (games, white, draws, black) = (games?, white?, draws?, black?);
-            let (rating_sum, rated) = (rating_sum?, rated?);
+            let sums = Sums::read(&batch)?;
             let (uci, speed) = (strings(&batch, "uci")?, strings(&batch, "speed")?);
             for i in 0..batch.num_rows() {
                 if int_at(&key_lo, i) != Some(lo) || !uci.is_valid(i) {
@@ -353,21 +357,12 @@ impl Database {
                 if !filters.keeps_bucket(int_at(&group, i), speed, when) {
                     continue;
                 }
-                let n = |a: &Int64Array| int_at(a, i).unwrap_or(0);
                 // A popular position has a row per move and bucket: no text copied per row.
                 let tally = match out.get_mut(uci.value(i)) {
                     Some(tally) => tally,
                     None => out.entry(uci.value(i).to_owned()).or_default(),
                 };
-                tally.add(&Tally {
-                    games: n(&games),
-                    white: n(&white),
-                    draws: n(&draws),
-                    black: n(&black),
-                    rating_sum: n(&rating_sum),
-                    rated: n(&rated),
-                    last: when,
-                });
+                tally.add(&sums.at(i, when));
             }
         }
         Ok(out.into_iter().collect())
@@ -388,33 +383,11 @@ impl Database {
         let mut out = Vec::new();
         for batch in self.engine().collect(&sql)? {
             let uci = strings(&batch, "uci")?;
-            let [games, white, draws, black, rating_sum, rated, last] = [
-                "games",
-                "white",
-                "draws",
-                "black",
-                "rating_sum",
-                "rated",
-                "last",
-            ]
-            .map(|c| ints(&batch, c));
-            let (games, white, draws, black) = (games?, white?, draws?, black?);
-            let (rating_sum, rated, last) = (rating_sum?, rated?, last?);
+            let (sums, last) = (Sums::read(&batch)?, ints(&batch, "last")?);
             for i in 0..batch.num_rows() {
-                let Some(uci) = str_at(&uci, i) else { continue };
-                let n = |a: &Int64Array| int_at(a, i).unwrap_or(0);
-                out.push((
-                    uci,
-                    Tally {
-                        games: n(&games),
-                        white: n(&white),
-                        draws: n(&draws),
-                        black: n(&black),
-                        rating_sum: n(&rating_sum),
-                        rated: n(&rated),
-                        last: int_at(&last, i),
-                    },
-                ));
+                if let Some(uci) = str_at(&uci, i) {
+                    out.push((uci, sums.at(i, int_at(&last, i))));
+                }
             }
         }
         Ok(out)

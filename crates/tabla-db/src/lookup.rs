@@ -34,6 +34,8 @@ pub(crate) struct SortedFiles {
     files: Vec<SortedFile>,
     /// From this many matching rows on, a lookup reads its files on every core.
     parallel_from: usize,
+    /// The cores (asked once: on Linux the answer reads the cgroup's files).
+    threads: usize,
 }
 
 struct SortedFile {
@@ -89,6 +91,7 @@ impl SortedFiles {
             column: column.to_owned(),
             files,
             parallel_from: PARALLEL_ROWS,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         })
     }
 
@@ -110,7 +113,7 @@ impl SortedFiles {
             }
         }
         let rows: usize = found.iter().map(|(_, m)| m.rows).sum();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = self.threads;
         if rows < self.parallel_from || found.len() < 2 || threads < 2 {
             for (file, matched) in found {
                 out.extend(file.read(&self.column, matched, columns)?);
