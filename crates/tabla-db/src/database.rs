@@ -19,6 +19,9 @@ pub struct Database {
     /// Up to this many games, an explorer answer picks its top and recent games from the
     /// position's rows looked up; above, the query engine does ([`LISTS_LOOKED_UP`]).
     pub(crate) lists_looked_up: u64,
+    /// Whether the lists of popular positions are read (`crate::lists`); off in the tests
+    /// that check them against the positions.
+    pub(crate) use_lists: bool,
 }
 
 /// [`Database`]'s bound on the games whose lists are picked from looked-up rows: a popular
@@ -90,6 +93,7 @@ impl Database {
             threads: options.threads.max(1),
             lookups: std::sync::OnceLock::new(),
             lists_looked_up: LISTS_LOOKED_UP,
+            use_lists: true,
         })
     }
 

@@ -8,7 +8,7 @@
 //! off the aggregate's buckets, the game lists of a position with more than 500,000 games, and
 //! anything with a player filter.
 
-use crate::filters::Filters;
+use crate::filters::{Filters, month_of};
 use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
 use arrow_array::{Array, Int64Array};
@@ -194,13 +194,6 @@ struct Reached {
     played_on: Option<i64>,
 }
 
-/// The month (`YYYYMM`) of a `played_on` date (`YYYYMMDD`, `00` for an unknown month), as the
-/// `positions` view's `year` and `month` give it.
-fn month_of(played_on: i64) -> Option<i64> {
-    let month = (played_on / 100) % 100;
-    (month != 0).then(|| (played_on / 10_000) * 100 + month)
-}
-
 /// The first [`GAMES_LISTED`] of `games` by `rank` (highest first, then by id) among those
 /// that have one.
 fn best(games: &[Reached], rank: impl Fn(&Reached) -> Option<i64>) -> Vec<(i64, u64)> {
@@ -280,8 +273,12 @@ impl Database {
             answer.black += m.black;
         }
         if answer.games > 0 {
-            let (top, recent) = if filters.player.is_none() && answer.games <= self.lists_looked_up
-            {
+            let looked_up = filters.player.is_none()
+                && (answer.games <= self.lists_looked_up
+                    || self.use_lists
+                        && filters.on_buckets()
+                        && self.lookups()?.batches.iter().all(|b| b.lists.is_some()));
+            let (top, recent) = if looked_up {
                 let reached = self.reached(hi, lo, filters)?;
                 (
                     best(&reached, |g| g.elo_sum),
@@ -393,63 +390,28 @@ impl Database {
         Ok(out)
     }
 
-    /// The games counted for the position under `filters` (no player filter): the position's
-    /// rows in `positions`, looked up, under the counting rule.
+    /// The games counted for the position under `filters` (no player filter), looked up: from
+    /// each batch's lists of the position when the filters fall on buckets and the batch has
+    /// them (a position it counts for at least `LISTED_FROM` games), else from its rows in
+    /// the batch's `positions` under the counting rule.
     fn reached(&self, hi: i64, lo: i64, filters: &Filters) -> Result<Vec<Reached>, DbError> {
-        let max_ply = i64::from(self.manifest().max_ply);
-        let columns = [
-            "key_lo",
-            "game_id",
-            "ply",
-            "first",
-            "next_uci",
-            "outcome",
-            "elo_sum",
-            "speed",
-            "played_on",
-        ];
         let mut out = Vec::new();
-        for batch in self.lookups()?.positions.rows(&[hi], &columns)? {
-            let [key_lo, game_id, ply, outcome, elo_sum, played_on] = [
-                "key_lo",
-                "game_id",
-                "ply",
-                "outcome",
-                "elo_sum",
-                "played_on",
-            ]
-            .map(|c| ints(&batch, c));
-            let (key_lo, game_id, ply) = (key_lo?, game_id?, ply?);
-            let (outcome, elo_sum, played_on) = (outcome?, elo_sum?, played_on?);
-            let first = batch
-                .column_by_name("first")
-                .and_then(|c| c.as_any().downcast_ref::<arrow_array::BooleanArray>())
-                .ok_or_else(|| DbError::Engine("positions: no boolean column first".into()))?;
-            let (next, speed) = (strings(&batch, "next_uci")?, strings(&batch, "speed")?);
-            for i in 0..batch.num_rows() {
-                let counted = int_at(&key_lo, i) == Some(lo)
-                    && first.is_valid(i)
-                    && first.value(i)
-                    && int_at(&ply, i).is_some_and(|p| p < max_ply)
-                    && next.is_valid(i)
-                    && outcome.is_valid(i);
-                if !counted {
-                    continue;
-                }
-                let played = int_at(&played_on, i);
-                let speed = speed.is_valid(i).then(|| speed.value(i));
-                if !filters.keeps_game(int_at(&elo_sum, i), speed, played.and_then(month_of)) {
-                    continue;
-                }
-                if let Some(game_id) = int_at(&game_id, i) {
-                    out.push(Reached {
-                        game_id,
-                        ply: int_at(&ply, i).unwrap_or(0).max(0) as u64,
-                        elo_sum: int_at(&elo_sum, i),
-                        played_on: played,
-                    });
-                }
+        for batch in &self.lookups()?.batches {
+            if self.use_lists
+                && filters.on_buckets()
+                && let Some(lists) = &batch.lists
+                && listed(lists, hi, lo, filters, &mut out)?
+            {
+                continue;
             }
+            counted(
+                &batch.positions,
+                hi,
+                lo,
+                self.manifest().max_ply,
+                filters,
+                &mut out,
+            )?;
         }
         Ok(out)
     }
@@ -515,6 +477,112 @@ impl Database {
 }
 
 /// The games in record batches with the columns of [`Database::game_refs`].
+/// Adds to `out` the games of the position `(hi, lo)` in a batch's lists that pass `filters`;
+/// whether the lists hold the position.
+fn listed(
+    lists: &crate::lookup::SortedFiles,
+    hi: i64,
+    lo: i64,
+    filters: &Filters,
+    out: &mut Vec<Reached>,
+) -> Result<bool, DbError> {
+    let columns = ["key_lo", "game_id", "ply", "elo_sum", "speed", "played_on"];
+    let mut found = false;
+    for batch in lists.rows(&[hi], &columns)? {
+        let [key_lo, game_id, ply, elo_sum, played_on] =
+            ["key_lo", "game_id", "ply", "elo_sum", "played_on"].map(|c| ints(&batch, c));
+        let (key_lo, game_id, ply, elo_sum, played_on) =
+            (key_lo?, game_id?, ply?, elo_sum?, played_on?);
+        let speed = strings(&batch, "speed")?;
+        for i in 0..batch.num_rows() {
+            if int_at(&key_lo, i) != Some(lo) {
+                continue;
+            }
+            found = true;
+            let played = int_at(&played_on, i);
+            let speed = speed.is_valid(i).then(|| speed.value(i));
+            if let Some(game_id) = int_at(&game_id, i)
+                && filters.keeps_game(int_at(&elo_sum, i), speed, played.and_then(month_of))
+            {
+                out.push(Reached {
+                    game_id,
+                    ply: int_at(&ply, i).unwrap_or(0).max(0) as u64,
+                    elo_sum: int_at(&elo_sum, i),
+                    played_on: played,
+                });
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Adds to `out` the games counted for the position `(hi, lo)` in a batch's `positions` that
+/// pass `filters` (no player filter).
+fn counted(
+    positions: &crate::lookup::SortedFiles,
+    hi: i64,
+    lo: i64,
+    max_ply: u32,
+    filters: &Filters,
+    out: &mut Vec<Reached>,
+) -> Result<(), DbError> {
+    let max_ply = i64::from(max_ply);
+    let columns = [
+        "key_lo",
+        "game_id",
+        "ply",
+        "first",
+        "next_uci",
+        "outcome",
+        "elo_sum",
+        "speed",
+        "played_on",
+    ];
+    for batch in positions.rows(&[hi], &columns)? {
+        let [key_lo, game_id, ply, outcome, elo_sum, played_on] = [
+            "key_lo",
+            "game_id",
+            "ply",
+            "outcome",
+            "elo_sum",
+            "played_on",
+        ]
+        .map(|c| ints(&batch, c));
+        let (key_lo, game_id, ply) = (key_lo?, game_id?, ply?);
+        let (outcome, elo_sum, played_on) = (outcome?, elo_sum?, played_on?);
+        let first = batch
+            .column_by_name("first")
+            .and_then(|c| c.as_any().downcast_ref::<arrow_array::BooleanArray>())
+            .ok_or_else(|| DbError::Engine("positions: no boolean column first".into()))?;
+        let (next, speed) = (strings(&batch, "next_uci")?, strings(&batch, "speed")?);
+        for i in 0..batch.num_rows() {
+            let counted = int_at(&key_lo, i) == Some(lo)
+                && first.is_valid(i)
+                && first.value(i)
+                && int_at(&ply, i).is_some_and(|p| p < max_ply)
+                && next.is_valid(i)
+                && outcome.is_valid(i);
+            if !counted {
+                continue;
+            }
+            let played = int_at(&played_on, i);
+            let speed = speed.is_valid(i).then(|| speed.value(i));
+            if !filters.keeps_game(int_at(&elo_sum, i), speed, played.and_then(month_of)) {
+                continue;
+            }
+            if let Some(game_id) = int_at(&game_id, i) {
+                out.push(Reached {
+                    game_id,
+                    ply: int_at(&ply, i).unwrap_or(0).max(0) as u64,
+                    elo_sum: int_at(&elo_sum, i),
+                    played_on: played,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 fn game_refs_of(batches: &[arrow_array::RecordBatch]) -> Result<Vec<GameRef>, DbError> {
     let mut out = Vec::new();
     for batch in batches {
@@ -549,8 +617,9 @@ mod tests {
     use super::*;
     use crate::{EngineOptions, Filters, ImportOptions, YearMonth, import};
 
-    /// The top and recent games picked from the looked-up rows are those the engine's top-k
-    /// picks (the way of a position reached by more than 500,000 games), under every filter.
+    /// The top and recent games picked from the looked-up rows, and from the lists of the
+    /// popular positions, are those the engine's top-k picks (the way of a position reached
+    /// by more than 500,000 games), under every filter.
     #[test]
     fn the_lists_looked_up_are_the_engines() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -584,20 +653,48 @@ mod tests {
             },
         ];
         let mut listed = 0;
+        let (mut popular, mut rare) = (0, 0);
         for moves in ["", "e4", "e4 e5", "d4 Nf6 c4 e6", "e4 c5 Nf3 d6"] {
             for f in &filters {
                 let target = Target::Moves(moves.into());
+                // The positions' rows looked up; then the lists of popular positions (those
+                // with at least LISTED_FROM games, under filters on buckets); then the engine.
+                db.use_lists = false;
                 db.lists_looked_up = u64::MAX;
                 let looked_up = db.explore(&target, f).expect("explore");
+                db.use_lists = true;
+                let from_lists = db.explore(&target, f).expect("explore");
+                db.use_lists = false;
                 db.lists_looked_up = 0;
                 let engine = db.explore(&target, f).expect("explore");
                 assert_eq!(looked_up, engine, "{moves:?} with {f:?}");
+                assert_eq!(from_lists, engine, "{moves:?} with {f:?}, from the lists");
                 listed += looked_up.top_games.len() + looked_up.recent_games.len();
+                if *f == Filters::default() {
+                    if looked_up.games >= crate::lists::LISTED_FROM {
+                        popular += 1;
+                    } else if looked_up.games > 0 {
+                        rare += 1;
+                    }
+                }
             }
         }
         assert!(
             listed > 100,
             "only {listed} games listed: the check saw too little"
         );
+        assert!(popular >= 2 && rare >= 1, "{popular} popular, {rare} rare");
+        // The lists were read, not skipped: the start position's are there.
+        let (hi, lo) = key_columns(Position::startpos().wide_key());
+        let mut start = Vec::new();
+        let lists = db.lookups().expect("lookups").batches[0].lists.as_ref();
+        let found = super::listed(
+            lists.expect("lists"),
+            hi,
+            lo,
+            &Filters::default(),
+            &mut start,
+        );
+        assert!(found.expect("lists") && start.len() >= GAMES_LISTED);
     }
 }

@@ -290,6 +290,24 @@ impl Filters {
     }
 }
 
+/// The month (`YYYYMM`) of a `played_on` date (`YYYYMMDD`, `00` for an unknown month), as the
+/// `positions` view's `year` and `month` give it.
+pub(crate) fn month_of(played_on: i64) -> Option<i64> {
+    let month = (played_on / 100) % 100;
+    (month != 0).then(|| (played_on / 10_000) * 100 + month)
+}
+
+/// The rating group of a game whose players' Elo add up to `elo_sum`: the highest of
+/// [`RATING_GROUPS`] at most their average, rounded down (sql/explorer.sql's `rating_group`).
+pub(crate) fn rating_group(elo_sum: i64) -> i64 {
+    RATING_GROUPS
+        .iter()
+        .rev()
+        .map(|&g| i64::from(g))
+        .find(|&g| elo_sum >= 2 * g)
+        .unwrap_or(0)
+}
+
 /// A SQL string literal.
 pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
@@ -324,6 +342,28 @@ mod tests {
             ..Filters::default()
         };
         assert!(!player.on_buckets());
+    }
+
+    /// The groups of sql/explorer.sql's CASE, at and around each bound (an Elo sum is twice
+    /// the average).
+    #[test]
+    fn rating_groups_by_elo_sum() {
+        for (sum, group) in [
+            (0, 0),
+            (1999, 0),
+            (2000, 1000),
+            (2399, 1000),
+            (2400, 1200),
+            (3199, 1400),
+            (3200, 1600),
+            (4399, 2000),
+            (4400, 2200),
+            (4999, 2200),
+            (5000, 2500),
+            (6000, 2500),
+        ] {
+            assert_eq!(rating_group(sum), group, "{sum}");
+        }
     }
 
     #[test]

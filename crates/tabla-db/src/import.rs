@@ -4,13 +4,15 @@
 //! imported; convert the inputs with `tabla convert` (games, and the key-only positions table
 //! up to max-ply) into a hidden staging directory; run `sql/explorer.sql` on DataFusion over
 //! each positions file to write the batch's explorer aggregate (each part sorted by key,
-//! spilling past the memory limit); move the staging directory into `batches/`; replace the
+//! spilling past the memory limit), and merge the parts into one ([`crate::merge`]); write the
+//! lists of games of the popular positions ([`crate::lists`]); move the staging directory into `batches/`; replace the
 //! manifest, which is the commit; and compact the explorer's parts when there are many
 //! ([`crate::compact`]). An import interrupted anywhere leaves the manifest as it was, so the
 //! database is unchanged; the next import removes what the interrupted one left.
 
 use crate::engine::{Engine, EngineOptions};
 use crate::manifest::{Batch, InputRecord, Manifest, batch_dir, sync_dir};
+use crate::merge::merge_parts;
 use crate::store::{first_int, lock, remove_leftovers, write_explorer, write_sorted};
 use crate::{DbError, tables};
 use std::fs::File;
@@ -197,6 +199,11 @@ fn build_batch(
         std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
     }
     let explorer_rows = aggregate(&engine_options, manifest, staging)?;
+    crate::lists::write_lists(
+        &parquet_files(&staging.join("positions"))?,
+        manifest.max_ply,
+        &staging.join("lists").join("part-00000.parquet"),
+    )?;
     write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
     Ok(ImportSummary {
@@ -333,13 +340,23 @@ fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Re
     let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
     let out = staging.join("explorer");
     let mut rows = 0;
+    let mut parts = Vec::new();
     for (i, file) in parquet_files(&staging.join("positions"))?
         .iter()
         .enumerate()
     {
         let engine = Engine::new(options)?;
         tables::register_positions(&engine, std::slice::from_ref(file))?;
-        rows += write_explorer(&engine, &sql, &out.join(format!("part-{i:05}.parquet")))?;
+        let part = out.join(format!("part-{i:05}.parquet"));
+        rows += write_explorer(&engine, &sql, &part)?;
+        parts.push(part);
+    }
+    if parts.len() > 1 {
+        // One file: a popular position's rows summed once here rather than at every answer.
+        let merged = staging.join("explorer-merged");
+        rows = merge_parts(&parts, &merged.join("part-00000.parquet"))?.rows;
+        std::fs::remove_dir_all(&out).map_err(DbError::io(&out))?;
+        std::fs::rename(&merged, &out).map_err(DbError::io(&out))?;
     }
     Ok(rows)
 }

@@ -348,10 +348,19 @@ fn parquet_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), DbError> {
 pub(crate) struct Lookups {
     /// The explorer's aggregate, by `key_hi`.
     pub explorer: SortedFiles,
-    /// The positions, by `key_hi`.
-    pub positions: SortedFiles,
+    /// Each batch's positions and lists, by `key_hi`.
+    pub batches: Vec<BatchLookups>,
     /// `game_refs` by `game_id`; `None` when a batch has none (imported before it existed).
     pub game_refs: Option<SortedFiles>,
+}
+
+/// One batch's tables that list a position's games.
+pub(crate) struct BatchLookups {
+    /// Its positions.
+    pub positions: SortedFiles,
+    /// The lists of its popular positions (`crate::lists`); `None` in a batch imported before
+    /// they existed.
+    pub lists: Option<SortedFiles>,
 }
 
 impl Lookups {
@@ -373,9 +382,21 @@ impl Lookups {
         } else {
             None
         };
+        let mut batches = Vec::with_capacity(manifest.batches.len());
+        for b in &manifest.batches {
+            let lists = dir.join(b.dir()).join("lists");
+            batches.push(BatchLookups {
+                positions: SortedFiles::open(&[dir.join(b.dir()).join("positions")], "key_hi")?,
+                lists: if lists.is_dir() {
+                    Some(SortedFiles::open(&[lists], "key_hi")?)
+                } else {
+                    None
+                },
+            });
+        }
         Ok(Lookups {
             explorer: SortedFiles::open(&manifest.explorer_parts(dir), "key_hi")?,
-            positions: SortedFiles::open(&under("positions"), "key_hi")?,
+            batches,
             game_refs,
         })
     }

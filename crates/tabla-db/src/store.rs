@@ -114,6 +114,84 @@ fn count_written(batches: &[arrow_array::RecordBatch]) -> u64 {
         .sum()
 }
 
+/// How a table that is looked up by key is laid out in Parquet (the same as [`write_sorted`]
+/// lays out what the engine writes).
+pub(crate) struct SortedLayout {
+    group_rows: usize,
+    /// Columns without a dictionary page (values that never repeat within a file).
+    plain: &'static [&'static str],
+    /// Sorted columns, stored as their differences.
+    delta: &'static [&'static str],
+}
+
+impl SortedLayout {
+    /// A table sorted by `key_hi`, `key_lo`, in row groups of `group_rows` rows.
+    pub(crate) fn by_key(group_rows: usize) -> SortedLayout {
+        SortedLayout {
+            group_rows,
+            plain: &["key_hi", "key_lo", "game_id"],
+            delta: &["key_hi"],
+        }
+    }
+}
+
+/// A Parquet file written with the `parquet` crate for point lookups: pages of [`PAGE_ROWS`]
+/// rows with their bounds in the page index, zstd, the layout's encodings.
+pub(crate) struct LookupWriter {
+    path: std::path::PathBuf,
+    writer: parquet::arrow::ArrowWriter<File>,
+}
+
+impl LookupWriter {
+    /// Creates `path` (and its directory).
+    pub(crate) fn create(
+        path: &Path,
+        schema: arrow_schema::SchemaRef,
+        layout: &SortedLayout,
+    ) -> Result<LookupWriter, DbError> {
+        use parquet::basic::{Compression, Encoding, ZstdLevel};
+        use parquet::file::properties::WriterProperties;
+        use parquet::schema::types::ColumnPath;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(DbError::io(parent))?;
+        }
+        let zstd = ZstdLevel::try_new(3).map_err(|e| DbError::Engine(e.to_string()))?;
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(zstd))
+            .set_max_row_group_row_count(Some(layout.group_rows))
+            .set_data_page_row_count_limit(PAGE_ROWS);
+        for &column in layout.plain {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        for &column in layout.delta {
+            props =
+                props.set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
+        }
+        let file = File::create(path).map_err(DbError::io(path))?;
+        let writer = parquet::arrow::ArrowWriter::try_new(file, schema, Some(props.build()))
+            .map_err(|e| DbError::Engine(format!("{}: {e}", path.display())))?;
+        Ok(LookupWriter {
+            path: path.to_owned(),
+            writer,
+        })
+    }
+
+    /// Appends rows.
+    pub(crate) fn write(&mut self, batch: &arrow_array::RecordBatch) -> Result<(), DbError> {
+        self.writer
+            .write(batch)
+            .map_err(|e| DbError::Engine(format!("{}: {e}", self.path.display())))
+    }
+
+    /// Writes the footer.
+    pub(crate) fn close(self) -> Result<(), DbError> {
+        self.writer
+            .close()
+            .map(drop)
+            .map_err(|e| DbError::Engine(format!("{}: {e}", self.path.display())))
+    }
+}
+
 /// Removes what an interrupted import or compaction left: staging directories, batch and
 /// compaction directories the manifest does not list (moved into place, but never committed),
 /// and the explorer parts a committed compaction replaced.

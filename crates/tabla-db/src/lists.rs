@@ -1,0 +1,340 @@
+//! The lists table: for each position that an import's games reached often, the games its
+//! top and recent lists can show under any filter on the explorer's buckets.
+//!
+//! The explorer lists the highest-rated and the latest [`GAMES_LISTED`] games that reached a
+//! position. For a rare position they are picked from its rows in `positions` (a few, looked
+//! up); for a popular one those rows are many (the start position: one per game). So each
+//! import keeps, for every position counted for at least [`LISTED_FROM`] of its games, and
+//! for every bucket of the aggregate (rating group, speed, month), the bucket's top
+//! [`GAMES_LISTED`] games by Elo sum and its latest [`GAMES_LISTED`] by date. The lists
+//! under filters that select whole buckets are then exact: the first games of the union of
+//! buckets are among the first games of each bucket (the same order: rank, then game id).
+//!
+//! Written in one pass over the import's positions files merged by key ([`crate::runs`]),
+//! in the memory of one batch per file and the lists of one position's buckets.
+
+use crate::DbError;
+use crate::explore::GAMES_LISTED;
+use crate::filters::{month_of, rating_group};
+use crate::runs::{Decode, Runs, signed_order};
+use crate::store::{LookupWriter, SortedLayout};
+use crate::values::{int_at, ints, strings};
+use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder, UInt32Builder};
+use arrow_array::{Array, ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tabla_convert::SPEEDS;
+
+/// A position counted for this many games of an import has its lists in the import's lists
+/// table; a position with fewer is answered from its rows in `positions` (at most this many
+/// counted rows per import, a page or two of each file).
+pub(crate) const LISTED_FROM: u64 = 32;
+
+/// Rows per row group of the lists table.
+const GROUP_ROWS: usize = 16_384;
+
+/// The lists table's schema: the position, and a game in one of its lists with what orders and
+/// filters it (as in `positions`).
+pub(crate) fn lists_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("key_hi", DataType::Int64, false),
+        Field::new("key_lo", DataType::Int64, false),
+        Field::new("game_id", DataType::Int64, false),
+        Field::new("ply", DataType::UInt32, false),
+        Field::new("elo_sum", DataType::Int32, true),
+        Field::new("speed", DataType::Utf8, true),
+        Field::new("played_on", DataType::Int32, true),
+    ]))
+}
+
+/// The columns of a positions file that the lists need.
+struct Positions {
+    hi: Int64Array,
+    lo: Int64Array,
+    game_id: Int64Array,
+    ply: Int64Array,
+    first: BooleanArray,
+    next_uci: StringArray,
+    outcome: Int64Array,
+    elo_sum: Int64Array,
+    speed: StringArray,
+    played_on: Int64Array,
+}
+
+impl Decode for Positions {
+    const COLUMNS: &'static [&'static str] = &[
+        "key_hi",
+        "key_lo",
+        "game_id",
+        "ply",
+        "first",
+        "next_uci",
+        "outcome",
+        "elo_sum",
+        "speed",
+        "played_on",
+    ];
+
+    fn decode(batch: &RecordBatch) -> Result<Positions, DbError> {
+        let first = batch
+            .column_by_name("first")
+            .and_then(|c| c.as_any().downcast_ref::<BooleanArray>())
+            .cloned()
+            .ok_or_else(|| DbError::Engine("positions: no boolean column first".into()))?;
+        Ok(Positions {
+            hi: ints(batch, "key_hi")?,
+            lo: ints(batch, "key_lo")?,
+            game_id: ints(batch, "game_id")?,
+            ply: ints(batch, "ply")?,
+            first,
+            next_uci: strings(batch, "next_uci")?,
+            outcome: ints(batch, "outcome")?,
+            elo_sum: ints(batch, "elo_sum")?,
+            speed: strings(batch, "speed")?,
+            played_on: ints(batch, "played_on")?,
+        })
+    }
+
+    /// Positions files are sorted by the signed `(key_hi, key_lo)`.
+    fn key(&self, i: usize) -> u128 {
+        signed_order(self.hi.value(i), self.lo.value(i))
+    }
+
+    fn rows(&self) -> usize {
+        self.hi.len()
+    }
+}
+
+/// A counted game of the position being read.
+#[derive(Copy, Clone, Debug)]
+struct Candidate {
+    /// Rating group, speed (index in [`SPEEDS`]), month (`YYYYMM`).
+    bucket: (Option<i64>, Option<u8>, Option<i64>),
+    game_id: i64,
+    ply: i64,
+    elo_sum: Option<i64>,
+    played_on: Option<i64>,
+    kept: bool,
+}
+
+/// Keeps, per bucket, the first [`GAMES_LISTED`] candidates by Elo sum and by date (each
+/// among those that have one, highest first, then by game id).
+fn keep_listed(candidates: &mut Vec<Candidate>) {
+    for c in candidates.iter_mut() {
+        c.kept = false;
+    }
+    for rank in [
+        (|c: &Candidate| c.elo_sum) as fn(&Candidate) -> Option<i64>,
+        |c: &Candidate| c.played_on,
+    ] {
+        candidates.sort_unstable_by(|a, b| {
+            a.bucket
+                .cmp(&b.bucket)
+                .then_with(|| rank(b).cmp(&rank(a)))
+                .then_with(|| a.game_id.cmp(&b.game_id))
+        });
+        let mut in_bucket = 0;
+        for i in 0..candidates.len() {
+            if i == 0 || candidates[i].bucket != candidates[i - 1].bucket {
+                in_bucket = 0;
+            }
+            if rank(&candidates[i]).is_some() && in_bucket < GAMES_LISTED {
+                candidates[i].kept = true;
+                in_bucket += 1;
+            }
+        }
+    }
+    candidates.retain(|c| c.kept);
+}
+
+/// Writes the lists table of the positions `files` (each sorted by key, as `tabla convert`
+/// writes them) to `out`, for the explorer's `max_ply`; returns its rows.
+pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &Path) -> Result<u64, DbError> {
+    let mut runs: Runs<Positions> = Runs::open(files, 4096)?;
+    let mut writer = LookupWriter::create(out, lists_schema(), &SortedLayout::by_key(GROUP_ROWS))?;
+    let mut table = Columns::default();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    // Past this many candidates of one position, the lists so far are kept and the rest
+    // dropped: the memory of a position is bounded by its buckets, not by its games.
+    let mut prune_at = 1 << 16;
+    let mut counted: u64 = 0;
+    let mut key = (0, 0);
+    let max_ply = i64::from(max_ply);
+    let mut bad: Option<DbError> = None;
+    while runs
+        .next_key(|p, i| {
+            key = (p.hi.value(i), p.lo.value(i));
+            // The counting rule (sql/explorer.sql): the first occurrence below max-ply, a move
+            // played from it, a decisive or drawn result.
+            let is_counted = p.first.is_valid(i)
+                && p.first.value(i)
+                && int_at(&p.ply, i).is_some_and(|ply| ply < max_ply)
+                && p.next_uci.is_valid(i)
+                && p.outcome.is_valid(i);
+            if !is_counted {
+                return Ok(());
+            }
+            counted += 1;
+            let speed = match p.speed.is_valid(i).then(|| p.speed.value(i)) {
+                None => None,
+                Some(s) => match SPEEDS.iter().position(|&known| known == s) {
+                    Some(index) => Some(index as u8),
+                    None => {
+                        bad = Some(DbError::Engine(format!("positions: unknown speed {s:?}")));
+                        None
+                    }
+                },
+            };
+            let elo_sum = int_at(&p.elo_sum, i);
+            let played_on = int_at(&p.played_on, i);
+            candidates.push(Candidate {
+                bucket: (
+                    elo_sum.map(rating_group),
+                    speed,
+                    played_on.and_then(month_of),
+                ),
+                game_id: p.game_id.value(i),
+                ply: int_at(&p.ply, i).unwrap_or(0),
+                elo_sum,
+                played_on,
+                kept: false,
+            });
+            if candidates.len() >= prune_at {
+                keep_listed(&mut candidates);
+                prune_at = prune_at.max(2 * candidates.len());
+            }
+            Ok(())
+        })?
+        .is_some()
+    {
+        if let Some(e) = bad.take() {
+            return Err(e);
+        }
+        if counted >= LISTED_FROM {
+            keep_listed(&mut candidates);
+            for c in &candidates {
+                table.push(key, c);
+            }
+            if table.len() >= GROUP_ROWS {
+                writer.write(&table.finish()?)?;
+            }
+        }
+        candidates.clear();
+        counted = 0;
+        prune_at = 1 << 16;
+    }
+    let rows = table.written + table.len() as u64;
+    if table.len() > 0 {
+        writer.write(&table.finish()?)?;
+    }
+    writer.close()?;
+    Ok(rows)
+}
+
+/// The lists table's rows being built.
+#[derive(Default)]
+struct Columns {
+    hi: Int64Builder,
+    lo: Int64Builder,
+    game_id: Int64Builder,
+    ply: UInt32Builder,
+    elo_sum: Int32Builder,
+    speed: StringBuilder,
+    played_on: Int32Builder,
+    written: u64,
+}
+
+impl Columns {
+    fn push(&mut self, (hi, lo): (i64, i64), c: &Candidate) {
+        self.hi.append_value(hi);
+        self.lo.append_value(lo);
+        self.game_id.append_value(c.game_id);
+        self.ply.append_value(u32::try_from(c.ply).unwrap_or(0));
+        self.elo_sum
+            .append_option(c.elo_sum.and_then(|e| i32::try_from(e).ok()));
+        self.speed
+            .append_option(c.bucket.1.map(|s| SPEEDS[usize::from(s)]));
+        self.played_on
+            .append_option(c.played_on.and_then(|d| i32::try_from(d).ok()));
+    }
+
+    fn len(&self) -> usize {
+        use arrow_array::builder::ArrayBuilder;
+        self.hi.len()
+    }
+
+    fn finish(&mut self) -> Result<RecordBatch, DbError> {
+        self.written += self.len() as u64;
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.hi.finish()),
+            Arc::new(self.lo.finish()),
+            Arc::new(self.game_id.finish()),
+            Arc::new(self.ply.finish()),
+            Arc::new(self.elo_sum.finish()),
+            Arc::new(self.speed.finish()),
+            Arc::new(self.played_on.finish()),
+        ];
+        RecordBatch::try_new(lists_schema(), columns)
+            .map_err(|e| DbError::Engine(format!("lists: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept candidates of a bucket are its first games by Elo and by date, whatever the
+    /// order they came in, and pruning early keeps the same.
+    #[test]
+    fn each_bucket_keeps_its_first_games_by_rating_and_by_date() {
+        let make = |i: i64| Candidate {
+            bucket: (Some(1000 + 200 * (i % 2)), Some((i % 3) as u8), None),
+            game_id: (i * 7_919) % 1_000,
+            ply: i % 50,
+            elo_sum: (i % 5 != 0).then_some(2000 + (i * 37) % 400),
+            played_on: (i % 4 != 0).then_some(20_130_101 + (i * 13) % 28),
+            kept: false,
+        };
+        let all: Vec<Candidate> = (0..500).map(make).collect();
+        let mut once = all.clone();
+        keep_listed(&mut once);
+        let mut pruned = Vec::new();
+        for c in &all {
+            pruned.push(*c);
+            if pruned.len() >= 40 {
+                keep_listed(&mut pruned);
+            }
+        }
+        keep_listed(&mut pruned);
+        let ids = |v: &[Candidate]| {
+            let mut ids: Vec<i64> = v.iter().map(|c| c.game_id).collect();
+            ids.sort_unstable();
+            ids
+        };
+        assert_eq!(ids(&once), ids(&pruned));
+        // Independently: per bucket, the 8 best by each rank, from a plain sort of all.
+        let mut expected = Vec::new();
+        let mut buckets: Vec<_> = all.iter().map(|c| c.bucket).collect();
+        buckets.sort_unstable();
+        buckets.dedup();
+        for b in buckets {
+            for rank in [
+                (|c: &Candidate| c.elo_sum) as fn(&Candidate) -> Option<i64>,
+                |c: &Candidate| c.played_on,
+            ] {
+                let mut in_b: Vec<(i64, i64)> = all
+                    .iter()
+                    .filter(|c| c.bucket == b)
+                    .filter_map(|c| rank(c).map(|r| (-r, c.game_id)))
+                    .collect();
+                in_b.sort_unstable();
+                expected.extend(in_b.iter().take(GAMES_LISTED).map(|x| x.1));
+            }
+        }
+        expected.sort_unstable();
+        expected.dedup();
+        assert_eq!(ids(&once), expected);
+        assert!(expected.len() > 40, "only {} kept", expected.len());
+    }
+}
