@@ -277,7 +277,11 @@ impl Database {
                 && (answer.games <= self.lists_looked_up
                     || self.use_lists
                         && filters.on_buckets()
-                        && self.lookups()?.batches.iter().all(|b| b.lists.is_some()));
+                        && self
+                            .lookups()?
+                            .batches
+                            .iter()
+                            .all(|b| b.lists.is_some() && b.lists_all.is_some()));
             let (top, recent) = if looked_up {
                 let reached = self.reached(hi, lo, filters)?;
                 (
@@ -317,50 +321,24 @@ impl Database {
         )
     }
 
-    /// Per move, the aggregate's rows of the position whose buckets pass `filters`.
+    /// Per move, the aggregate's rows of the position whose buckets pass `filters`: without
+    /// filters, an import's totals of the position when it has them.
     fn tallies_from_aggregate(
         &self,
         hi: i64,
         lo: i64,
         filters: &Filters,
     ) -> Result<Vec<(String, Tally)>, DbError> {
-        let columns = [
-            "key_lo",
-            "uci",
-            "rating_group",
-            "speed",
-            "year",
-            "month",
-            "games",
-            "white",
-            "draws",
-            "black",
-            "rating_sum",
-            "rated",
-        ];
-        let mut out: std::collections::BTreeMap<String, Tally> = Default::default();
-        for batch in self.lookups()?.explorer.rows(&[hi], &columns)? {
-            let [key_lo, group, year, month] =
-                ["key_lo", "rating_group", "year", "month"].map(|c| ints(&batch, c));
-            let (key_lo, group, year, month) = (key_lo?, group?, year?, month?);
-            let sums = Sums::read(&batch)?;
-            let (uci, speed) = (strings(&batch, "uci")?, strings(&batch, "speed")?);
-            for i in 0..batch.num_rows() {
-                if int_at(&key_lo, i) != Some(lo) || !uci.is_valid(i) {
-                    continue;
-                }
-                let when = int_at(&month, i).and_then(|m| int_at(&year, i).map(|y| y * 100 + m));
-                let speed = speed.is_valid(i).then(|| speed.value(i));
-                if !filters.keeps_bucket(int_at(&group, i), speed, when) {
-                    continue;
-                }
-                // A popular position has a row per move and bucket: no text copied per row.
-                let tally = match out.get_mut(uci.value(i)) {
-                    Some(tally) => tally,
-                    None => out.entry(uci.value(i).to_owned()).or_default(),
-                };
-                tally.add(&sums.at(i, when));
+        let mut out = Tallies::default();
+        let everything = self.use_lists && filters.is_empty();
+        for unit in &self.lookups()?.explorer {
+            if everything
+                && let Some(totals) = &unit.totals
+                && add_totals(totals, hi, lo, &mut out)?
+            {
+                continue;
             }
+            add_bucket_rows(&unit.rows, hi, lo, filters, &mut out)?;
         }
         Ok(out.into_iter().collect())
     }
@@ -397,9 +375,15 @@ impl Database {
     fn reached(&self, hi: i64, lo: i64, filters: &Filters) -> Result<Vec<Reached>, DbError> {
         let mut out = Vec::new();
         for batch in &self.lookups()?.batches {
+            // Without filters the lists over all buckets (16 games), else those per bucket.
+            let lists = if filters.is_empty() {
+                batch.lists_all.as_ref()
+            } else {
+                batch.lists.as_ref()
+            };
             if self.use_lists
                 && filters.on_buckets()
-                && let Some(lists) = &batch.lists
+                && let Some(lists) = lists
                 && listed(lists, hi, lo, filters, &mut out)?
             {
                 continue;
@@ -477,6 +461,97 @@ impl Database {
 }
 
 /// The games in record batches with the columns of [`Database::game_refs`].
+/// Tallies per move (UCI).
+type Tallies = std::collections::BTreeMap<String, Tally>;
+
+/// The tally of `uci` in `out` (no text copied when it is there: a popular position has many
+/// rows per move).
+fn tally_of<'a>(out: &'a mut Tallies, uci: &str) -> &'a mut Tally {
+    if !out.contains_key(uci) {
+        out.insert(uci.to_owned(), Tally::default());
+    }
+    out.get_mut(uci).expect("inserted above")
+}
+
+/// Adds to `out` the rows of the position `(hi, lo)` in an explorer aggregate whose buckets
+/// pass `filters`.
+fn add_bucket_rows(
+    rows: &crate::lookup::SortedFiles,
+    hi: i64,
+    lo: i64,
+    filters: &Filters,
+    out: &mut Tallies,
+) -> Result<(), DbError> {
+    let columns = [
+        "key_lo",
+        "uci",
+        "rating_group",
+        "speed",
+        "year",
+        "month",
+        "games",
+        "white",
+        "draws",
+        "black",
+        "rating_sum",
+        "rated",
+    ];
+    for batch in rows.rows(&[hi], &columns)? {
+        let [key_lo, group, year, month] =
+            ["key_lo", "rating_group", "year", "month"].map(|c| ints(&batch, c));
+        let (key_lo, group, year, month) = (key_lo?, group?, year?, month?);
+        let sums = Sums::read(&batch)?;
+        let (uci, speed) = (strings(&batch, "uci")?, strings(&batch, "speed")?);
+        for i in 0..batch.num_rows() {
+            if int_at(&key_lo, i) != Some(lo) || !uci.is_valid(i) {
+                continue;
+            }
+            let when = int_at(&month, i).and_then(|m| int_at(&year, i).map(|y| y * 100 + m));
+            let speed = speed.is_valid(i).then(|| speed.value(i));
+            if filters.keeps_bucket(int_at(&group, i), speed, when) {
+                tally_of(out, uci.value(i)).add(&sums.at(i, when));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds to `out` the totals of the position `(hi, lo)` in an import's totals table; whether
+/// the table holds the position.
+fn add_totals(
+    totals: &crate::lookup::SortedFiles,
+    hi: i64,
+    lo: i64,
+    out: &mut Tallies,
+) -> Result<bool, DbError> {
+    let columns = [
+        "key_lo",
+        "uci",
+        "games",
+        "white",
+        "draws",
+        "black",
+        "rating_sum",
+        "rated",
+        "last",
+    ];
+    let mut found = false;
+    for batch in totals.rows(&[hi], &columns)? {
+        let (key_lo, last) = (ints(&batch, "key_lo")?, ints(&batch, "last")?);
+        let (sums, uci) = (Sums::read(&batch)?, strings(&batch, "uci")?);
+        for i in 0..batch.num_rows() {
+            if int_at(&key_lo, i) != Some(lo) {
+                continue;
+            }
+            found = true;
+            if uci.is_valid(i) {
+                tally_of(out, uci.value(i)).add(&sums.at(i, int_at(&last, i)));
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// Adds to `out` the games of the position `(hi, lo)` in a batch's lists that pass `filters`;
 /// whether the lists hold the position.
 fn listed(
@@ -696,5 +771,19 @@ mod tests {
             &mut start,
         );
         assert!(found.expect("lists") && start.len() >= GAMES_LISTED);
+        let all = db.lookups().expect("lookups").batches[0].lists_all.as_ref();
+        let mut overall = Vec::new();
+        let found = super::listed(
+            all.expect("lists_all"),
+            hi,
+            lo,
+            &Filters::default(),
+            &mut overall,
+        );
+        assert!(found.expect("lists_all") && overall.len() >= GAMES_LISTED);
+        assert!(overall.len() <= 2 * GAMES_LISTED && overall.len() < start.len());
+        let totals = db.lookups().expect("lookups").explorer[0].totals.as_ref();
+        let found = add_totals(totals.expect("totals"), hi, lo, &mut Tallies::default());
+        assert!(found.expect("totals"), "the start position has totals");
     }
 }

@@ -229,6 +229,15 @@ impl Filters {
         }
     }
 
+    /// Whether no filter is given: every game counts.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rating.is_none()
+            && self.speeds.is_empty()
+            && self.since.is_none()
+            && self.until.is_none()
+            && self.player.is_none()
+    }
+
     /// Whether the filters fall on the explorer's buckets, so that its aggregate answers them:
     /// no player, and a rating range (if any) that cuts no rating group.
     pub(crate) fn on_buckets(&self) -> bool {

@@ -198,12 +198,26 @@ fn build_batch(
         engine_options.spill_dir = Some(staging.join("spill"));
         std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
     }
-    let explorer_rows = aggregate(&engine_options, manifest, staging)?;
-    crate::lists::write_lists(
-        &parquet_files(&staging.join("positions"))?,
-        manifest.max_ply,
-        &staging.join("lists").join("part-00000.parquet"),
-    )?;
+    let parts = aggregate(&engine_options, manifest, staging)?;
+    // Two passes over what was just written, one per core: the parts merged, the lists.
+    let positions = parquet_files(&staging.join("positions"))?;
+    let (explorer_rows, lists) = std::thread::scope(|s| {
+        let lists = s.spawn(|| {
+            crate::lists::write_lists(
+                &positions,
+                manifest.max_ply,
+                &staging.join("lists").join("part-00000.parquet"),
+                &staging.join("lists_all").join("part-00000.parquet"),
+            )
+        });
+        let merged = merge_import_parts(staging, parts);
+        let lists = lists
+            .join()
+            .unwrap_or_else(|_| Err(DbError::Engine("the lists' writer panicked".into())));
+        (merged, lists)
+    });
+    let explorer_rows = explorer_rows?;
+    lists?;
     write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
     Ok(ImportSummary {
@@ -262,7 +276,7 @@ fn attach(
         )?;
         first_int(&engine, "SELECT COUNT(*) FROM explorer")?
     } else {
-        aggregate(&engine_options, manifest, staging)?
+        merge_import_parts(staging, aggregate(&engine_options, manifest, staging)?)?
     };
     write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
@@ -330,13 +344,18 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
 }
 
 /// Runs sql/explorer.sql over the positions under `staging/positions/` and writes the aggregate
-/// under `staging/explorer/`; returns its rows.
+/// under `staging/explorer/`; returns its parts and their rows.
 ///
 /// The query runs once per positions file (at most [`POSITIONS_PER_THREAD`] rows), each
 /// result sorted by key: the aggregate is a sum, so the parts together are the aggregate of
-/// the whole (a key in several files has a row in several parts, summed by every query), and
-/// each run's hash table holds one file's keys rather than spilling the whole import's to disk.
-fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Result<u64, DbError> {
+/// the whole (a key in several files has a row in several parts), and each run's hash table
+/// holds one file's keys rather than spilling the whole import's to disk.
+/// [`merge_import_parts`] then sums them into one.
+fn aggregate(
+    options: &EngineOptions,
+    manifest: &Manifest,
+    staging: &Path,
+) -> Result<(Vec<PathBuf>, u64), DbError> {
     let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
     let out = staging.join("explorer");
     let mut rows = 0;
@@ -351,13 +370,22 @@ fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Re
         rows += write_explorer(&engine, &sql, &part)?;
         parts.push(part);
     }
-    if parts.len() > 1 {
-        // One file: a popular position's rows summed once here rather than at every answer.
-        let merged = staging.join("explorer-merged");
-        rows = merge_parts(&parts, &merged.join("part-00000.parquet"))?.rows;
-        std::fs::remove_dir_all(&out).map_err(DbError::io(&out))?;
-        std::fs::rename(&merged, &out).map_err(DbError::io(&out))?;
+    Ok((parts, rows))
+}
+
+/// Sums the explorer `parts` of the import in `staging` into one file ([`crate::merge`]), with
+/// the totals of its popular positions: their rows summed once here rather than at every
+/// answer. Returns its rows.
+fn merge_import_parts(staging: &Path, (parts, rows): (Vec<PathBuf>, u64)) -> Result<u64, DbError> {
+    if parts.is_empty() {
+        return Ok(rows);
     }
+    let out = staging.join("explorer");
+    let merged = staging.join("explorer-merged");
+    let totals = staging.join("totals").join("part-00000.parquet");
+    let rows = merge_parts(&parts, &merged.join("part-00000.parquet"), &totals)?.rows;
+    std::fs::remove_dir_all(&out).map_err(DbError::io(&out))?;
+    std::fs::rename(&merged, &out).map_err(DbError::io(&out))?;
     Ok(rows)
 }
 

@@ -32,7 +32,7 @@ use tabla_convert::SPEEDS;
 pub(crate) const LISTED_FROM: u64 = 32;
 
 /// Rows per row group of the lists table.
-const GROUP_ROWS: usize = 16_384;
+const GROUP_ROWS: usize = 1 << 17;
 
 /// The lists table's schema: the position, and a game in one of its lists with what orders and
 /// filters it (as in `positions`).
@@ -114,6 +114,8 @@ struct Candidate {
     game_id: i64,
     ply: i64,
     elo_sum: Option<i64>,
+    /// The game's speed (index in [`SPEEDS`]).
+    speed: Option<u8>,
     played_on: Option<i64>,
     kept: bool,
 }
@@ -149,11 +151,22 @@ fn keep_listed(candidates: &mut Vec<Candidate>) {
 }
 
 /// Writes the lists table of the positions `files` (each sorted by key, as `tabla convert`
-/// writes them) to `out`, for the explorer's `max_ply`; returns its rows.
-pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &Path) -> Result<u64, DbError> {
+/// writes them) to `out`, for the explorer's `max_ply`, and to `overall` the same lists over
+/// all the buckets at once (what an answer without filters shows: at most twice
+/// [`GAMES_LISTED`] games per position); returns the rows of `out`.
+pub(crate) fn write_lists(
+    files: &[PathBuf],
+    max_ply: u32,
+    out: &Path,
+    overall: &Path,
+) -> Result<u64, DbError> {
     let mut runs: Runs<Positions> = Runs::open(files, 4096)?;
-    let mut writer = LookupWriter::create(out, lists_schema(), &SortedLayout::by_key(GROUP_ROWS))?;
+    let layout = SortedLayout::by_key(GROUP_ROWS);
+    let mut writer = LookupWriter::create(out, lists_schema(), &layout)?;
+    let mut overall_writer = LookupWriter::create(overall, lists_schema(), &layout)?;
     let mut table = Columns::default();
+    let mut overall_table = Columns::default();
+    let mut all_buckets: Vec<Candidate> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     // Past this many candidates of one position, the lists so far are kept and the rest
     // dropped: the memory of a position is bounded by its buckets, not by its games.
@@ -197,6 +210,7 @@ pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &Path) -> Result
                 game_id: p.game_id.value(i),
                 ply: int_at(&p.ply, i).unwrap_or(0),
                 elo_sum,
+                speed,
                 played_on,
                 kept: false,
             });
@@ -219,6 +233,19 @@ pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &Path) -> Result
             if table.len() >= GROUP_ROWS {
                 writer.write(&table.finish()?)?;
             }
+            // The first games of all the buckets are among the first games of each.
+            all_buckets.clear();
+            all_buckets.extend(candidates.iter().map(|c| Candidate {
+                bucket: (None, None, None),
+                ..*c
+            }));
+            keep_listed(&mut all_buckets);
+            for c in &all_buckets {
+                overall_table.push(key, c);
+            }
+            if overall_table.len() >= GROUP_ROWS {
+                overall_writer.write(&overall_table.finish()?)?;
+            }
         }
         candidates.clear();
         counted = 0;
@@ -228,7 +255,11 @@ pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &Path) -> Result
     if table.len() > 0 {
         writer.write(&table.finish()?)?;
     }
+    if overall_table.len() > 0 {
+        overall_writer.write(&overall_table.finish()?)?;
+    }
     writer.close()?;
+    overall_writer.close()?;
     Ok(rows)
 }
 
@@ -254,7 +285,7 @@ impl Columns {
         self.elo_sum
             .append_option(c.elo_sum.and_then(|e| i32::try_from(e).ok()));
         self.speed
-            .append_option(c.bucket.1.map(|s| SPEEDS[usize::from(s)]));
+            .append_option(c.speed.map(|s| SPEEDS[usize::from(s)]));
         self.played_on
             .append_option(c.played_on.and_then(|d| i32::try_from(d).ok()));
     }
@@ -293,6 +324,7 @@ mod tests {
             game_id: (i * 7_919) % 1_000,
             ply: i % 50,
             elo_sum: (i % 5 != 0).then_some(2000 + (i * 37) % 400),
+            speed: Some((i % 3) as u8),
             played_on: (i % 4 != 0).then_some(20_130_101 + (i * 13) % 28),
             kept: false,
         };

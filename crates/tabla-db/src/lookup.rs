@@ -346,8 +346,8 @@ fn parquet_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), DbError> {
 
 /// The tables a question about one position looks up, opened once per [`crate::Database`].
 pub(crate) struct Lookups {
-    /// The explorer's aggregate, by `key_hi`.
-    pub explorer: SortedFiles,
+    /// The explorer's aggregate, by `key_hi`: each import's (or compaction's) apart.
+    pub explorer: Vec<ExplorerLookups>,
     /// Each batch's positions and lists, by `key_hi`.
     pub batches: Vec<BatchLookups>,
     /// `game_refs` by `game_id`; `None` when a batch has none (imported before it existed).
@@ -358,9 +358,29 @@ pub(crate) struct Lookups {
 pub(crate) struct BatchLookups {
     /// Its positions.
     pub positions: SortedFiles,
-    /// The lists of its popular positions (`crate::lists`); `None` in a batch imported before
-    /// they existed.
+    /// The lists of its popular positions per bucket (`crate::lists`); `None` in a batch
+    /// imported before they existed.
     pub lists: Option<SortedFiles>,
+    /// The same over all buckets.
+    pub lists_all: Option<SortedFiles>,
+}
+
+/// One import's explorer aggregate (or a compaction's).
+pub(crate) struct ExplorerLookups {
+    /// Its rows.
+    pub rows: SortedFiles,
+    /// The per-move totals of its popular positions (`crate::merge`); `None` for a compaction,
+    /// an aggregate made elsewhere, or one imported before they existed.
+    pub totals: Option<SortedFiles>,
+}
+
+/// The files under `dir` when it is a directory.
+fn open_if_dir(dir: PathBuf) -> Result<Option<SortedFiles>, DbError> {
+    if dir.is_dir() {
+        Ok(Some(SortedFiles::open(&[dir], "key_hi")?))
+    } else {
+        Ok(None)
+    }
 }
 
 impl Lookups {
@@ -384,18 +404,27 @@ impl Lookups {
         };
         let mut batches = Vec::with_capacity(manifest.batches.len());
         for b in &manifest.batches {
-            let lists = dir.join(b.dir()).join("lists");
+            let batch = dir.join(b.dir());
             batches.push(BatchLookups {
-                positions: SortedFiles::open(&[dir.join(b.dir()).join("positions")], "key_hi")?,
-                lists: if lists.is_dir() {
-                    Some(SortedFiles::open(&[lists], "key_hi")?)
-                } else {
-                    None
-                },
+                positions: SortedFiles::open(&[batch.join("positions")], "key_hi")?,
+                lists: open_if_dir(batch.join("lists"))?,
+                lists_all: open_if_dir(batch.join("lists_all"))?,
+            });
+        }
+        let mut explorer = Vec::new();
+        for part in manifest.explorer_parts(dir) {
+            // An import's aggregate is `batches/N/explorer`, its totals `batches/N/totals`.
+            let totals = match part.parent() {
+                Some(batch) if part.ends_with("explorer") => open_if_dir(batch.join("totals"))?,
+                _ => None,
+            };
+            explorer.push(ExplorerLookups {
+                rows: SortedFiles::open(&[part], "key_hi")?,
+                totals,
             });
         }
         Ok(Lookups {
-            explorer: SortedFiles::open(&manifest.explorer_parts(dir), "key_hi")?,
+            explorer,
             batches,
             game_refs,
         })

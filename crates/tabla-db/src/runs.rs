@@ -122,12 +122,13 @@ impl<T: Decode> Runs<T> {
         let Some(&Reverse((key, _))) = self.heap.peek() else {
             return Ok(None);
         };
-        while let Some(&Reverse((k, c))) = self.heap.peek() {
+        while let Some(mut top) = self.heap.peek_mut() {
+            let Reverse((k, c)) = *top;
             if k != key {
                 break;
             }
-            self.heap.pop();
             let cursor = &mut self.cursors[c];
+            let mut next = None;
             while let Some(batch) = &cursor.batch {
                 let k = batch.key(cursor.row);
                 if k != key {
@@ -137,11 +138,18 @@ impl<T: Decode> Runs<T> {
                             cursor.path.display()
                         )));
                     }
-                    self.heap.push(Reverse((k, c)));
+                    next = Some(k);
                     break;
                 }
                 row(batch, cursor.row)?;
                 cursor.advance()?;
+            }
+            // The cursor's next key replaces its entry in place (one sift, not a pop and a push).
+            match next {
+                Some(k) => *top = Reverse((k, c)),
+                None => {
+                    std::collections::binary_heap::PeekMut::pop(top);
+                }
             }
         }
         Ok(Some(key))
