@@ -67,7 +67,7 @@ pub struct Info {
 /// A table's size on disk.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct TableSize {
-    /// `games`, `positions`, `game_refs` or `explorer`.
+    /// `games`, `positions`, `game_refs`, `explorer`, `totals`, `lists` or `lists_all`.
     pub table: String,
     /// Parquet files.
     pub files: u64,
@@ -124,7 +124,15 @@ impl Database {
     pub fn info(&self) -> Result<Info, DbError> {
         let m = &self.manifest;
         let mut table_bytes = Vec::new();
-        for table in ["games", "positions", "game_refs", "explorer"] {
+        for table in [
+            "games",
+            "positions",
+            "game_refs",
+            "explorer",
+            "totals",
+            "lists",
+            "lists_all",
+        ] {
             let mut size = TableSize {
                 table: table.to_owned(),
                 files: 0,

@@ -194,7 +194,7 @@ impl LookupWriter {
 
 /// Removes what an interrupted import or compaction left: staging directories, batch and
 /// compaction directories the manifest does not list (moved into place, but never committed),
-/// and the explorer parts a committed compaction replaced.
+/// and the explorer parts (with their totals) a committed compaction replaced.
 pub(crate) fn remove_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), DbError> {
     for entry in std::fs::read_dir(dir).map_err(DbError::io(dir))? {
         let entry = entry.map_err(DbError::io(dir))?;
@@ -229,10 +229,13 @@ pub(crate) fn remove_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), Db
         }
     }
     if let Some(c) = &manifest.compacted {
+        // A compacted import's aggregate, and the totals of it.
         for batch in manifest.batches.iter().filter(|b| b.id <= c.through) {
-            let folded = dir.join(batch.dir()).join("explorer");
-            if folded.is_dir() {
-                std::fs::remove_dir_all(&folded).map_err(DbError::io(&folded))?;
+            for table in ["explorer", "totals"] {
+                let folded = dir.join(batch.dir()).join(table);
+                if folded.is_dir() {
+                    std::fs::remove_dir_all(&folded).map_err(DbError::io(&folded))?;
+                }
             }
         }
     }

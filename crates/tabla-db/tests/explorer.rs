@@ -148,6 +148,7 @@ fn explorer_matches_python_chess_with_one_import_per_file_and_after_compaction()
         .through;
     for batch in opened.manifest().batches.iter().filter(|b| b.id <= through) {
         assert!(!db.join(batch.dir()).join("explorer").exists(), "{batch:?}");
+        assert!(!db.join(batch.dir()).join("totals").exists(), "{batch:?}");
     }
 
     use arrow_array::Array;
