@@ -482,34 +482,19 @@ fn add_bucket_rows(
     filters: &Filters,
     out: &mut Tallies,
 ) -> Result<(), DbError> {
-    let columns = [
-        "key_lo",
-        "uci",
-        "rating_group",
-        "speed",
-        "year",
-        "month",
-        "games",
-        "white",
-        "draws",
-        "black",
-        "rating_sum",
-        "rated",
-    ];
-    for batch in rows.rows(&[hi], &columns)? {
-        let [key_lo, group, year, month] =
-            ["key_lo", "rating_group", "year", "month"].map(|c| ints(&batch, c));
-        let (key_lo, group, year, month) = (key_lo?, group?, year?, month?);
-        let sums = Sums::read(&batch)?;
-        let (uci, speed) = (strings(&batch, "uci")?, strings(&batch, "speed")?);
+    use crate::merge::Part;
+    use crate::runs::Decode;
+    for batch in rows.rows(&[hi], Part::COLUMNS)? {
+        let p = Part::decode(&batch)?;
+        let sums = Sums(p.counts.clone());
         for i in 0..batch.num_rows() {
-            if int_at(&key_lo, i) != Some(lo) || !uci.is_valid(i) {
+            if int_at(&p.lo, i) != Some(lo) || !p.uci.is_valid(i) {
                 continue;
             }
-            let when = int_at(&month, i).and_then(|m| int_at(&year, i).map(|y| y * 100 + m));
-            let speed = speed.is_valid(i).then(|| speed.value(i));
-            if filters.keeps_bucket(int_at(&group, i), speed, when) {
-                tally_of(out, uci.value(i)).add(&sums.at(i, when));
+            let when = p.when(i);
+            let speed = p.speed.is_valid(i).then(|| p.speed.value(i));
+            if filters.keeps_bucket(int_at(&p.group, i), speed, when) {
+                tally_of(out, p.uci.value(i)).add(&sums.at(i, when));
             }
         }
     }
@@ -601,55 +586,22 @@ fn counted(
     filters: &Filters,
     out: &mut Vec<Reached>,
 ) -> Result<(), DbError> {
+    use crate::lists::Positions;
+    use crate::runs::Decode;
     let max_ply = i64::from(max_ply);
-    let columns = [
-        "key_lo",
-        "game_id",
-        "ply",
-        "first",
-        "next_uci",
-        "outcome",
-        "elo_sum",
-        "speed",
-        "played_on",
-    ];
-    for batch in positions.rows(&[hi], &columns)? {
-        let [key_lo, game_id, ply, outcome, elo_sum, played_on] = [
-            "key_lo",
-            "game_id",
-            "ply",
-            "outcome",
-            "elo_sum",
-            "played_on",
-        ]
-        .map(|c| ints(&batch, c));
-        let (key_lo, game_id, ply) = (key_lo?, game_id?, ply?);
-        let (outcome, elo_sum, played_on) = (outcome?, elo_sum?, played_on?);
-        let first = batch
-            .column_by_name("first")
-            .and_then(|c| c.as_any().downcast_ref::<arrow_array::BooleanArray>())
-            .ok_or_else(|| DbError::Engine("positions: no boolean column first".into()))?;
-        let (next, speed) = (strings(&batch, "next_uci")?, strings(&batch, "speed")?);
+    for batch in positions.rows(&[hi], Positions::COLUMNS)? {
+        let p = Positions::decode(&batch)?;
         for i in 0..batch.num_rows() {
-            let counted = int_at(&key_lo, i) == Some(lo)
-                && first.is_valid(i)
-                && first.value(i)
-                && int_at(&ply, i).is_some_and(|p| p < max_ply)
-                && next.is_valid(i)
-                && outcome.is_valid(i);
-            if !counted {
+            if p.lo.value(i) != lo || !p.is_counted(i, max_ply) {
                 continue;
             }
-            let played = int_at(&played_on, i);
-            let speed = speed.is_valid(i).then(|| speed.value(i));
-            if !filters.keeps_game(int_at(&elo_sum, i), speed, played.and_then(month_of)) {
-                continue;
-            }
-            if let Some(game_id) = int_at(&game_id, i) {
+            let played = int_at(&p.played_on, i);
+            let elo_sum = int_at(&p.elo_sum, i);
+            if filters.keeps_game(elo_sum, p.speed_at(i), played.and_then(month_of)) {
                 out.push(Reached {
-                    game_id,
-                    ply: int_at(&ply, i).unwrap_or(0).max(0) as u64,
-                    elo_sum: int_at(&elo_sum, i),
+                    game_id: p.game_id.value(i),
+                    ply: int_at(&p.ply, i).unwrap_or(0).max(0) as u64,
+                    elo_sum,
                     played_on: played,
                 });
             }

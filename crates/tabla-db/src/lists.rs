@@ -48,18 +48,37 @@ pub(crate) fn lists_schema() -> SchemaRef {
     ]))
 }
 
-/// The columns of a positions file that the lists need.
-struct Positions {
-    hi: Int64Array,
-    lo: Int64Array,
-    game_id: Int64Array,
-    ply: Int64Array,
+/// The columns of a `positions` batch that the explorer's counting rule and game lists read
+/// (here and in the lookups of `crate::explore`).
+pub(crate) struct Positions {
+    pub hi: Int64Array,
+    pub lo: Int64Array,
+    pub game_id: Int64Array,
+    pub ply: Int64Array,
     first: BooleanArray,
     next_uci: StringArray,
     outcome: Int64Array,
-    elo_sum: Int64Array,
-    speed: StringArray,
-    played_on: Int64Array,
+    pub elo_sum: Int64Array,
+    pub speed: StringArray,
+    pub played_on: Int64Array,
+}
+
+impl Positions {
+    /// Whether row `i` counts for its position under the explorer's counting rule
+    /// (sql/explorer.sql): the game's first visit below `max_ply`, a move played from it, a
+    /// decisive or drawn result.
+    pub(crate) fn is_counted(&self, i: usize, max_ply: i64) -> bool {
+        self.first.is_valid(i)
+            && self.first.value(i)
+            && int_at(&self.ply, i).is_some_and(|ply| ply < max_ply)
+            && self.next_uci.is_valid(i)
+            && self.outcome.is_valid(i)
+    }
+
+    /// Row `i`'s speed, if any.
+    pub(crate) fn speed_at(&self, i: usize) -> Option<&str> {
+        self.speed.is_valid(i).then(|| self.speed.value(i))
+    }
 }
 
 impl Decode for Positions {
@@ -178,18 +197,11 @@ pub(crate) fn write_lists(
     while runs
         .next_key(|p, i| {
             key = (p.hi.value(i), p.lo.value(i));
-            // The counting rule (sql/explorer.sql): the first occurrence below max-ply, a move
-            // played from it, a decisive or drawn result.
-            let is_counted = p.first.is_valid(i)
-                && p.first.value(i)
-                && int_at(&p.ply, i).is_some_and(|ply| ply < max_ply)
-                && p.next_uci.is_valid(i)
-                && p.outcome.is_valid(i);
-            if !is_counted {
+            if !p.is_counted(i, max_ply) {
                 return Ok(());
             }
             counted += 1;
-            let speed = match p.speed.is_valid(i).then(|| p.speed.value(i)) {
+            let speed = match p.speed_at(i) {
                 None => None,
                 Some(s) => match SPEEDS.iter().position(|&known| known == s) {
                     Some(index) => Some(index as u8),

@@ -25,16 +25,26 @@ const GROUP_ROWS: usize = 1 << 17;
 /// The six count columns, in the order of the table.
 const COUNTS: [&str; 6] = ["games", "white", "draws", "black", "rating_sum", "rated"];
 
-/// A part's columns.
-struct Part {
-    hi: Int64Array,
-    lo: Int64Array,
-    uci: StringArray,
-    group: Int64Array,
-    speed: StringArray,
-    year: Int64Array,
-    month: Int64Array,
-    counts: [Int64Array; 6],
+/// The columns of an `explorer` batch (here, and in the lookups of `crate::explore`).
+pub(crate) struct Part {
+    pub hi: Int64Array,
+    pub lo: Int64Array,
+    pub uci: StringArray,
+    pub group: Int64Array,
+    pub speed: StringArray,
+    pub year: Int64Array,
+    pub month: Int64Array,
+    /// `games`, `white`, `draws`, `black`, `rating_sum`, `rated`.
+    pub counts: [Int64Array; 6],
+}
+
+impl Part {
+    /// Row `i`'s month as `YYYYMM`, when it has one.
+    pub(crate) fn when(&self, i: usize) -> Option<i64> {
+        int_at(&self.year, i)
+            .zip(int_at(&self.month, i))
+            .map(|(y, m)| y * 100 + m)
+    }
 }
 
 impl Decode for Part {
