@@ -133,4 +133,13 @@ impl ProgressSink for BarProgress {
         self.games.fetch_add(games, Ordering::Relaxed);
         self.bar.inc(input_bytes);
     }
+
+    fn phase(&self, name: &str) {
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
+            self.bar.set_style(style);
+        }
+        self.bar.set_message(name.to_owned());
+        self.bar
+            .enable_steady_tick(std::time::Duration::from_millis(200));
+    }
 }

@@ -434,6 +434,14 @@ fn import(args: ImportArgs, out: &mut impl Write) -> anyhow::Result<()> {
         },
         summary.explorer_rows
     );
+    if !summary.phases.is_empty() {
+        let phases: Vec<String> = summary
+            .phases
+            .iter()
+            .map(|(name, took)| format!("{name} {:.2} s", took.as_secs_f64()))
+            .collect();
+        eprintln!("phases: {}", phases.join(", "));
+    }
     if let Some(c) = &summary.compacted {
         eprintln!(
             "compacted the explorer's {} parts ({} rows) into one ({} rows)",

@@ -7,6 +7,10 @@
 pub trait ProgressSink: Sync {
     /// `input_bytes` more input bytes were consumed and `games` more games finished.
     fn advance(&self, input_bytes: u64, games: u64);
+
+    /// A new phase of the work began (after the conversion: what a caller such as `tabla db
+    /// import` does with the files written), named for a person watching, e.g. `"aggregating"`.
+    fn phase(&self, _name: &str) {}
 }
 
 /// A [`ProgressSink`] that ignores every report.

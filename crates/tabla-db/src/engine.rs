@@ -2,6 +2,7 @@
 //! runtime of its own, with a memory limit past which sorts and aggregations spill to disk.
 
 use crate::DbError;
+use crate::runs::Batches;
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use datafusion::datasource::file_format::parquet::ParquetFormat;
@@ -11,6 +12,7 @@ use datafusion::datasource::listing::{
 use datafusion::execution::disk_manager::{DiskManagerBuilder, DiskManagerMode};
 use datafusion::execution::memory_pool::FairSpillPool;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::prelude::col;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -43,20 +45,34 @@ impl Default for EngineOptions {
     }
 }
 
-/// A DataFusion session and the runtime it runs on.
+/// A DataFusion session and the runtime it runs on (its own, or shared by several sessions).
 pub(crate) struct Engine {
-    runtime: tokio::runtime::Runtime,
+    runtime: Arc<tokio::runtime::Runtime>,
     pub ctx: SessionContext,
+}
+
+/// A runtime of `threads` worker threads for engines.
+pub(crate) fn runtime(threads: usize) -> Result<Arc<tokio::runtime::Runtime>, DbError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads.max(1))
+        .thread_name("tabla-db")
+        .build()
+        .map(Arc::new)
+        .map_err(|e| DbError::Engine(format!("cannot start the query runtime: {e}")))
 }
 
 impl Engine {
     pub fn new(options: &EngineOptions) -> Result<Engine, DbError> {
+        Engine::on(runtime(options.threads)?, options)
+    }
+
+    /// A session on `runtime`, which it may share with others: `options.threads` is then the
+    /// partitions of its plans, not threads of its own.
+    pub fn on(
+        runtime: Arc<tokio::runtime::Runtime>,
+        options: &EngineOptions,
+    ) -> Result<Engine, DbError> {
         let threads = options.threads.max(1);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(threads)
-            .thread_name("tabla-db")
-            .build()
-            .map_err(|e| DbError::Engine(format!("cannot start the query runtime: {e}")))?;
         let mut disk = DiskManagerBuilder::default();
         if let Some(dir) = &options.spill_dir {
             disk = disk.with_mode(DiskManagerMode::Directories(vec![dir.clone()]));
@@ -117,6 +133,31 @@ impl Engine {
         })
     }
 
+    /// Runs `sql` sorted by the columns `order` (ascending) on the engine's threads and hands
+    /// its batches to the iterator returned, for a thread outside the engine: the query runs
+    /// ahead of the reader by at most two batches. The iterator owns the engine.
+    pub fn into_batches(self, sql: &str, order: &[&str]) -> Result<Batches, DbError> {
+        use futures::StreamExt;
+        let mut stream = self.block_on(async {
+            let df = self
+                .ctx
+                .sql(sql)
+                .await?
+                .sort(order.iter().map(|c| col(*c).sort(true, false)).collect())?;
+            Ok::<_, DbError>(df.execute_stream().await?)
+        })?;
+        let (tx, rx) = tokio::sync::mpsc::channel(2);
+        self.runtime.spawn(async move {
+            while let Some(batch) = stream.next().await {
+                let failed = batch.is_err();
+                if tx.send(batch.map_err(DbError::from)).await.is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Ok(Box::new(EngineBatches { rx, _engine: self }))
+    }
+
     /// Registers the Parquet files under `dirs` (each `*.parquet`, recursively; or a file) as `name`,
     /// with `schema`. With `partitioned`, the files sit in `year=Y/month=M/` directories and
     /// the table gets `year` and `month` (Int32, null for Hive's default partition).
@@ -126,6 +167,20 @@ impl Engine {
         dirs: &[PathBuf],
         schema: SchemaRef,
         partitioned: bool,
+    ) -> Result<(), DbError> {
+        self.register_ordered(name, dirs, schema, partitioned, &[])
+    }
+
+    /// [`Engine::register`] for files each sorted by the columns `sorted_by` (ascending): the
+    /// engine then aggregates and sorts on that order as it streams (an aggregation grouped by
+    /// those columns emits each group when the next begins, instead of hashing every group).
+    pub fn register_ordered(
+        &self,
+        name: &str,
+        dirs: &[PathBuf],
+        schema: SchemaRef,
+        partitioned: bool,
+        sorted_by: &[&str],
     ) -> Result<(), DbError> {
         let files = if partitioned {
             format!("{name}_files")
@@ -139,6 +194,13 @@ impl Engine {
                 ("year".to_owned(), DataType::Utf8),
                 ("month".to_owned(), DataType::Utf8),
             ]);
+        }
+        if !sorted_by.is_empty() {
+            let order = sorted_by
+                .iter()
+                .map(|c| datafusion::prelude::col(*c).sort(true, false))
+                .collect();
+            options = options.with_file_sort_order(vec![order]);
         }
         let table: Arc<dyn datafusion::catalog::TableProvider> = if dirs.is_empty() {
             let mut fields: Vec<Field> = schema.fields().iter().map(|f| (**f).clone()).collect();
@@ -175,6 +237,21 @@ impl Engine {
             self.collect(&view)?;
         }
         Ok(())
+    }
+}
+
+/// The batches of a query running on its engine's threads ([`Engine::into_batches`]).
+struct EngineBatches {
+    rx: tokio::sync::mpsc::Receiver<Result<RecordBatch, DbError>>,
+    /// Dropped after `rx` (fields drop in order): the query stops, then its runtime.
+    _engine: Engine,
+}
+
+impl Iterator for EngineBatches {
+    type Item = Result<RecordBatch, DbError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.rx.blocking_recv()
     }
 }
 

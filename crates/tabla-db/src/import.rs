@@ -3,16 +3,18 @@
 //! The steps: take the database's lock; hash every input (BLAKE3) and refuse content already
 //! imported; convert the inputs with `tabla convert` (games, and the key-only positions table
 //! up to max-ply) into a hidden staging directory; run `sql/explorer.sql` on DataFusion over
-//! each positions file to write the batch's explorer aggregate (each part sorted by key,
-//! spilling past the memory limit), and merge the parts into one ([`crate::merge`]); write the
-//! lists of games of the popular positions ([`crate::lists`]); move the staging directory into `batches/`; replace the
-//! manifest, which is the commit; and compact the explorer's parts when there are many
+//! each positions file (each sorted by key: the engine groups as rows stream, its results come
+//! sorted) and merge the results into the batch's explorer aggregate ([`crate::merge`]); at
+//! the same time, write the lists of games and the totals of the popular positions
+//! ([`crate::lists`], [`crate::totals`]); move the staging directory into `batches/`; replace
+//! the manifest, which is the commit; and compact the explorer's parts when there are many
 //! ([`crate::compact`]). An import interrupted anywhere leaves the manifest as it was, so the
 //! database is unchanged; the next import removes what the interrupted one left.
 
 use crate::engine::{Engine, EngineOptions};
 use crate::manifest::{Batch, InputRecord, Manifest, batch_dir, sync_dir};
 use crate::merge::merge_parts;
+use crate::runs::Runs;
 use crate::store::{first_int, lock, remove_leftovers, write_explorer, write_sorted};
 use crate::{DbError, tables};
 use std::fs::File;
@@ -58,13 +60,54 @@ pub struct ImportSummary {
     pub positions: u64,
     /// Rows of the explorer aggregate written.
     pub explorer_rows: u64,
-    /// Decompressed PGN bytes read.
+    /// Input bytes read, as stored (compressed bytes for `.pgn.zst` input).
     pub input_bytes: u64,
     /// The batch's number.
     pub batch: u32,
     /// The compaction that followed the import, when the database had more than
     /// [`crate::COMPACT_AFTER`] explorer parts.
     pub compacted: Option<crate::CompactSummary>,
+    /// The import's phases in order with their wall times (`converting`, `aggregating`, ...),
+    /// for a person asking where the time went.
+    pub phases: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// Times the phases of an import and tells the progress sink when one begins.
+struct Phases<'a> {
+    progress: &'a dyn ProgressSink,
+    done: Vec<(&'static str, std::time::Duration)>,
+    current: Option<(&'static str, std::time::Instant)>,
+}
+
+impl<'a> Phases<'a> {
+    fn new(progress: &'a dyn ProgressSink) -> Self {
+        Phases {
+            progress,
+            done: Vec::new(),
+            current: None,
+        }
+    }
+
+    /// Ends the current phase and begins `name`; its message is shown only from the second
+    /// phase on (the first is the conversion, shown by its own bar).
+    fn begin(&mut self, name: &'static str) {
+        self.end();
+        if !self.done.is_empty() {
+            self.progress.phase(name);
+        }
+        self.current = Some((name, std::time::Instant::now()));
+    }
+
+    fn end(&mut self) {
+        if let Some((name, start)) = self.current.take() {
+            self.done.push((name, start.elapsed()));
+        }
+    }
+
+    fn finish(mut self) -> Vec<(&'static str, std::time::Duration)> {
+        self.end();
+        self.done
+    }
 }
 
 /// Imports `options.inputs` as one batch; see the module's documentation.
@@ -192,25 +235,32 @@ fn build_batch(
         games_buffer_bytes: 64 << 20,
         ..tabla_convert::Limits::default()
     };
+    let mut phases = Phases::new(progress);
+    phases.begin("converting");
     let converted = tabla_convert::convert_with(&convert, &limits, progress)?;
+    phases.begin("aggregating and listing");
     let mut engine_options = options.engine.clone();
     if engine_options.spill_dir.is_none() {
         engine_options.spill_dir = Some(staging.join("spill"));
         std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
     }
-    let parts = aggregate(&engine_options, manifest, staging)?;
-    // Two passes over what was just written, one per core: the parts merged, the lists.
+    // Two passes over the positions at once: the aggregate (on the engine's threads, merged
+    // on this one), and the lists and totals on another.
     let positions = parquet_files(&staging.join("positions"))?;
     let (explorer_rows, lists) = std::thread::scope(|s| {
         let lists = s.spawn(|| {
+            let out = |table: &str| staging.join(table).join("part-00000.parquet");
             crate::lists::write_lists(
                 &positions,
                 manifest.max_ply,
-                &staging.join("lists").join("part-00000.parquet"),
-                &staging.join("lists_all").join("part-00000.parquet"),
+                &crate::lists::ListsOut {
+                    lists: &out("lists"),
+                    overall: &out("lists_all"),
+                    totals: &out("totals"),
+                },
             )
         });
-        let merged = merge_import_parts(staging, parts);
+        let merged = aggregate(&engine_options, manifest, staging);
         let lists = lists
             .join()
             .unwrap_or_else(|_| Err(DbError::Engine("the lists' writer panicked".into())));
@@ -218,6 +268,7 @@ fn build_batch(
     });
     let explorer_rows = explorer_rows?;
     lists?;
+    phases.begin("writing game_refs");
     write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
     Ok(ImportSummary {
@@ -229,6 +280,7 @@ fn build_batch(
         input_bytes: converted.input_bytes,
         batch: 0,
         compacted: None,
+        phases: phases.finish(),
     })
 }
 
@@ -276,7 +328,11 @@ fn attach(
         )?;
         first_int(&engine, "SELECT COUNT(*) FROM explorer")?
     } else {
-        merge_import_parts(staging, aggregate(&engine_options, manifest, staging)?)?
+        // Positions as `tabla convert --positions` writes them, by month and not
+        // necessarily sorted by key: the engine's hash aggregation, spilling past its memory.
+        let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
+        let out = staging.join("explorer").join("part-00000.parquet");
+        write_explorer(&engine, &sql, &["key_hi", "key_lo", "uci"], &out)?
     };
     write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
@@ -301,6 +357,7 @@ fn attach(
         input_bytes: 0,
         batch: 0,
         compacted: None,
+        phases: Vec::new(),
     })
 }
 
@@ -344,49 +401,39 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
 }
 
 /// Runs sql/explorer.sql over the positions under `staging/positions/` and writes the aggregate
-/// under `staging/explorer/`; returns its parts and their rows.
+/// to `staging/explorer/` as one file; returns its rows.
 ///
-/// The query runs once per positions file (at most [`POSITIONS_PER_THREAD`] rows), each
-/// result sorted by key: the aggregate is a sum, so the parts together are the aggregate of
-/// the whole (a key in several files has a row in several parts), and each run's hash table
-/// holds one file's keys rather than spilling the whole import's to disk.
-/// [`merge_import_parts`] then sums them into one.
-fn aggregate(
-    options: &EngineOptions,
-    manifest: &Manifest,
-    staging: &Path,
-) -> Result<(Vec<PathBuf>, u64), DbError> {
+/// The query runs once per positions file (at most [`POSITIONS_PER_THREAD`] rows), all of them
+/// at once on `options.threads` threads. Each file is sorted by key, and the engine is told so:
+/// it groups rows as they stream (a key's groups are complete when the next key begins),
+/// without a hash table over the file, and its results come sorted by key. The aggregate is a
+/// sum, so the results together are the aggregate of the whole (a key in several files has a
+/// row in several results): [`merge_parts`] adds them up key by key as they come.
+fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Result<u64, DbError> {
     let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
-    let out = staging.join("explorer");
-    let mut rows = 0;
-    let mut parts = Vec::new();
-    for (i, file) in parquet_files(&staging.join("positions"))?
+    let files = parquet_files(&staging.join("positions"))?;
+    if files.is_empty() {
+        return Ok(0);
+    }
+    let runtime = crate::engine::runtime(options.threads)?;
+    let one_file = EngineOptions {
+        threads: 1,
+        memory: options.memory / files.len(),
+        spill_dir: options.spill_dir.clone(),
+    };
+    let results = files
         .iter()
-        .enumerate()
-    {
-        let engine = Engine::new(options)?;
-        tables::register_positions(&engine, std::slice::from_ref(file))?;
-        let part = out.join(format!("part-{i:05}.parquet"));
-        rows += write_explorer(&engine, &sql, &part)?;
-        parts.push(part);
-    }
-    Ok((parts, rows))
-}
-
-/// Sums the explorer `parts` of the import in `staging` into one file ([`crate::merge`]), with
-/// the totals of its popular positions: their rows summed once here rather than at every
-/// answer. Returns its rows.
-fn merge_import_parts(staging: &Path, (parts, rows): (Vec<PathBuf>, u64)) -> Result<u64, DbError> {
-    if parts.is_empty() {
-        return Ok(rows);
-    }
-    let out = staging.join("explorer");
-    let merged = staging.join("explorer-merged");
-    let totals = staging.join("totals").join("part-00000.parquet");
-    let rows = merge_parts(&parts, &merged.join("part-00000.parquet"), &totals)?.rows;
-    std::fs::remove_dir_all(&out).map_err(DbError::io(&out))?;
-    std::fs::rename(&merged, &out).map_err(DbError::io(&out))?;
-    Ok(rows)
+        .map(|file| {
+            let engine = Engine::on(runtime.clone(), &one_file)?;
+            // One file, one stream: split into byte ranges, it would lose its order.
+            engine.collect("SET datafusion.optimizer.repartition_file_scans = false")?;
+            tables::register_positions(&engine, std::slice::from_ref(file), true)?;
+            let batches = engine.into_batches(&sql, &["key_hi", "key_lo"])?;
+            Ok((file.display().to_string(), batches))
+        })
+        .collect::<Result<Vec<_>, DbError>>()?;
+    let out = staging.join("explorer").join("part-00000.parquet");
+    Ok(merge_parts(Runs::from_batches(results)?, &out)?.rows)
 }
 
 /// Writes `staging/game_refs/`: the columns of a list of games ([`tables::GAME_REFS_COLUMNS`])

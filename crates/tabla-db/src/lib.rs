@@ -48,6 +48,7 @@ mod runs;
 mod search;
 mod store;
 mod tables;
+mod totals;
 mod udf;
 mod values;
 

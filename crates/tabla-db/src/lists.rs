@@ -11,13 +11,15 @@
 //! buckets are among the first games of each bucket (the same order: rank, then game id).
 //!
 //! Written in one pass over the import's positions files merged by key ([`crate::runs`]),
-//! in the memory of one batch per file and the lists of one position's buckets.
+//! in the memory of one batch per file and the lists of one position's buckets; the same pass
+//! writes the positions' totals ([`crate::totals`]).
 
 use crate::DbError;
 use crate::explore::GAMES_LISTED;
 use crate::filters::{month_of, rating_group};
 use crate::runs::{Decode, Runs, signed_order};
 use crate::store::{LookupWriter, SortedLayout};
+use crate::totals::{PositionTotals, TotalsColumns, totals_schema};
 use crate::values::{int_at, ints, strings};
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder, UInt32Builder};
 use arrow_array::{Array, ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
@@ -169,20 +171,29 @@ fn keep_listed(candidates: &mut Vec<Candidate>) {
     candidates.retain(|c| c.kept);
 }
 
-/// Writes the lists table of the positions `files` (each sorted by key, as `tabla convert`
-/// writes them) to `out`, for the explorer's `max_ply`, and to `overall` the same lists over
-/// all the buckets at once (what an answer without filters shows: at most twice
-/// [`GAMES_LISTED`] games per position); returns the rows of `out`.
-pub(crate) fn write_lists(
-    files: &[PathBuf],
-    max_ply: u32,
-    out: &Path,
-    overall: &Path,
-) -> Result<u64, DbError> {
+/// Where [`write_lists`] writes: the Parquet files of the `lists`, `lists_all` and `totals`
+/// tables.
+pub(crate) struct ListsOut<'a> {
+    /// Per position and bucket.
+    pub lists: &'a Path,
+    /// Per position, over all the buckets at once (what an answer without filters shows: at
+    /// most twice [`GAMES_LISTED`] games per position).
+    pub overall: &'a Path,
+    /// Per position and move, the counts over all the buckets ([`crate::totals`]).
+    pub totals: &'a Path,
+}
+
+/// Writes the lists of the positions `files` (each sorted by key, as `tabla convert` writes
+/// them), for the explorer's `max_ply`, and the totals of the same positions, to `out`;
+/// returns the rows of the lists table.
+pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &ListsOut) -> Result<u64, DbError> {
     let mut runs: Runs<Positions> = Runs::open(files, 4096)?;
     let layout = SortedLayout::by_key(GROUP_ROWS);
-    let mut writer = LookupWriter::create(out, lists_schema(), &layout)?;
-    let mut overall_writer = LookupWriter::create(overall, lists_schema(), &layout)?;
+    let mut writer = LookupWriter::create(out.lists, lists_schema(), &layout)?;
+    let mut overall_writer = LookupWriter::create(out.overall, lists_schema(), &layout)?;
+    let mut totals_writer = LookupWriter::create(out.totals, totals_schema(), &layout)?;
+    let mut totals_table = TotalsColumns::default();
+    let mut totals = PositionTotals::default();
     let mut table = Columns::default();
     let mut overall_table = Columns::default();
     let mut all_buckets: Vec<Candidate> = Vec::new();
@@ -213,12 +224,15 @@ pub(crate) fn write_lists(
             };
             let elo_sum = int_at(&p.elo_sum, i);
             let played_on = int_at(&p.played_on, i);
+            let month = played_on.and_then(month_of);
+            totals.add(
+                p.next_uci.value(i),
+                int_at(&p.outcome, i).unwrap_or(0),
+                elo_sum,
+                month,
+            )?;
             candidates.push(Candidate {
-                bucket: (
-                    elo_sum.map(rating_group),
-                    speed,
-                    played_on.and_then(month_of),
-                ),
+                bucket: (elo_sum.map(rating_group), speed, month),
                 game_id: p.game_id.value(i),
                 ply: int_at(&p.ply, i).unwrap_or(0),
                 elo_sum,
@@ -238,6 +252,12 @@ pub(crate) fn write_lists(
             return Err(e);
         }
         if counted >= LISTED_FROM {
+            for total in totals.drain() {
+                totals_table.push(key, &total);
+            }
+            if totals_table.len() >= GROUP_ROWS {
+                totals_writer.write(&totals_table.finish()?)?;
+            }
             keep_listed(&mut candidates);
             for c in &candidates {
                 table.push(key, c);
@@ -260,6 +280,7 @@ pub(crate) fn write_lists(
             }
         }
         candidates.clear();
+        totals.clear();
         counted = 0;
         prune_at = 1 << 16;
     }
@@ -270,8 +291,12 @@ pub(crate) fn write_lists(
     if overall_table.len() > 0 {
         overall_writer.write(&overall_table.finish()?)?;
     }
+    if totals_table.len() > 0 {
+        totals_writer.write(&totals_table.finish()?)?;
+    }
     writer.close()?;
     overall_writer.close()?;
+    totals_writer.close()?;
     Ok(rows)
 }
 

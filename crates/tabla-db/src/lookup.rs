@@ -369,7 +369,7 @@ pub(crate) struct BatchLookups {
 pub(crate) struct ExplorerLookups {
     /// Its rows.
     pub rows: SortedFiles,
-    /// The per-move totals of its popular positions (`crate::merge`); `None` for a compaction,
+    /// The per-move totals of its popular positions (`crate::totals`); `None` for a compaction,
     /// an aggregate made elsewhere, or one imported before they existed.
     pub totals: Option<SortedFiles>,
 }

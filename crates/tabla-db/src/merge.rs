@@ -1,29 +1,27 @@
 //! An import's explorer parts summed into one table by merging them (each is sorted by key).
 //!
-//! An import aggregates each positions file apart (sql/explorer.sql, one part each: the
-//! engine's hash table holds one file's keys). A popular position then has rows in every part
-//! (the start position of 2 million games: 24 parts, 1.2 million rows to read and add for an
-//! answer). Merging the parts key by key ([`crate::runs`]) sums rows of equal key, move and
-//! bucket into one file sorted like a part, in the memory of one batch per part and one key's
-//! rows: the same sums the engine's `GROUP BY` gives ([`crate::compact`] for parts of any
-//! order), without a hash table over the whole import.
+//! An import aggregates each positions file apart (sql/explorer.sql, one part each, streamed
+//! as the engine groups the file's sorted rows). A popular position has rows in every part
+//! (the start position of 2 million games: 24 parts, 1.2 million rows to add for an answer).
+//! Merging the parts key by key ([`crate::runs`]) sums rows of equal key, move and bucket into
+//! one file sorted like a part, in the memory of one batch per part and one key's rows: the
+//! same sums the engine's `GROUP BY` gives ([`crate::compact`] for parts of any order), without
+//! a hash table over the whole import.
 
 use crate::DbError;
 use crate::runs::{Decode, Runs, signed_order};
 use crate::store::{LookupWriter, SortedLayout};
+use crate::totals::{COUNTS, Uci};
 use crate::values::{int_at, ints, strings};
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use tabla_convert::SPEEDS;
 
 /// Rows of the merged table per row group: a popular position's rows in one or two (each
 /// column chunk read costs a codec of its own in the `parquet` crate).
 const GROUP_ROWS: usize = 1 << 17;
-
-/// The six count columns, in the order of the table.
-const COUNTS: [&str; 6] = ["games", "white", "draws", "black", "rating_sum", "rated"];
 
 /// The columns of an `explorer` batch (here, and in the lookups of `crate::explore`).
 pub(crate) struct Part {
@@ -87,26 +85,6 @@ impl Decode for Part {
     }
 }
 
-/// A move in UCI, held without an allocation (zero-padded: ordered as the text).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Uci([u8; 7]);
-
-impl Uci {
-    fn new(text: &str) -> Result<Uci, DbError> {
-        let mut bytes = [0; 7];
-        if text.len() > bytes.len() || text.bytes().any(|b| b == 0) {
-            return Err(DbError::Engine(format!("explorer: {text:?} is not a move")));
-        }
-        bytes[..text.len()].copy_from_slice(text.as_bytes());
-        Ok(Uci(bytes))
-    }
-
-    fn as_str(&self) -> &str {
-        let len = self.0.iter().position(|&b| b == 0).unwrap_or(self.0.len());
-        std::str::from_utf8(&self.0[..len]).unwrap_or("")
-    }
-}
-
 /// A row's move and bucket: what the aggregate groups by within a key.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Group {
@@ -127,36 +105,14 @@ pub(crate) struct Merged {
     pub rows: u64,
 }
 
-/// The `totals` table's schema: per position and move, the counts over every bucket and the
-/// latest month (`YYYYMM`) played.
-pub(crate) fn totals_schema() -> arrow_schema::SchemaRef {
-    use arrow_schema::{DataType, Field, Schema};
-    let int = |name: &str, nullable| Field::new(name, DataType::Int64, nullable);
-    let mut fields = vec![
-        int("key_hi", false),
-        int("key_lo", false),
-        Field::new("uci", DataType::Utf8, true),
-    ];
-    fields.extend(COUNTS.map(|c| int(c, false)));
-    fields.push(int("last", true));
-    Arc::new(Schema::new(fields))
-}
-
-/// Writes the sum of the explorer `parts` (each sorted by `key_hi`, `key_lo`, as
-/// [`crate::store::write_explorer`] writes them) to the Parquet file `out`: a row per key,
-/// move and bucket, sorted by key and move. And to `totals`, for each position counted for
-/// at least [`crate::lists::LISTED_FROM`] games, a row per move with its sums over all
-/// buckets: what an answer without filters adds up, added up once.
-pub(crate) fn merge_parts(parts: &[PathBuf], out: &Path, totals: &Path) -> Result<Merged, DbError> {
-    let mut runs: Runs<Part> = Runs::open(parts, 8192)?;
+/// Writes the sum of the explorer parts in `runs` (each sorted by `key_hi`, `key_lo`) to the
+/// Parquet file `out`: a row per key, move and bucket, sorted by key and move.
+pub(crate) fn merge_parts(mut runs: Runs<Part>, out: &Path) -> Result<Merged, DbError> {
     let mut writer = LookupWriter::create(
         out,
         crate::tables::explorer_schema(),
         &SortedLayout::by_key(GROUP_ROWS),
     )?;
-    let mut totals_writer =
-        LookupWriter::create(totals, totals_schema(), &SortedLayout::by_key(GROUP_ROWS))?;
-    let mut totals_table = Totals::default();
     let mut table = Columns::default();
     let mut rows: Vec<(Group, [i64; 6])> = Vec::new();
     let mut merged = Merged::default();
@@ -221,32 +177,6 @@ pub(crate) fn merge_parts(parts: &[PathBuf], out: &Path, totals: &Path) -> Resul
             table.push(key, &done);
             merged.rows += 1;
         }
-        if rows.iter().map(|r| r.1[0]).sum::<i64>() >= crate::lists::LISTED_FROM as i64 {
-            // Sorted by move first: one total per run of a move.
-            let mut total: Option<(Option<Uci>, [i64; 6], Option<i64>)> = None;
-            for (group, counts) in &rows {
-                let when = group.year.zip(group.month).map(|(y, m)| y * 100 + m);
-                match &mut total {
-                    Some((uci, sums, last)) if *uci == group.uci => {
-                        for (t, c) in sums.iter_mut().zip(counts) {
-                            *t += c;
-                        }
-                        *last = (*last).max(when);
-                    }
-                    _ => {
-                        if let Some(done) = total.replace((group.uci, *counts, when)) {
-                            totals_table.push(key, &done);
-                        }
-                    }
-                }
-            }
-            if let Some(done) = total {
-                totals_table.push(key, &done);
-            }
-            if totals_table.len() >= GROUP_ROWS {
-                totals_writer.write(&totals_table.finish()?)?;
-            }
-        }
         rows.clear();
         if table.len() >= GROUP_ROWS {
             writer.write(&table.finish()?)?;
@@ -255,59 +185,8 @@ pub(crate) fn merge_parts(parts: &[PathBuf], out: &Path, totals: &Path) -> Resul
     if table.len() > 0 {
         writer.write(&table.finish()?)?;
     }
-    if totals_table.len() > 0 {
-        totals_writer.write(&totals_table.finish()?)?;
-    }
     writer.close()?;
-    totals_writer.close()?;
     Ok(merged)
-}
-
-/// The totals table's rows being built.
-#[derive(Default)]
-struct Totals {
-    hi: Int64Builder,
-    lo: Int64Builder,
-    uci: StringBuilder,
-    counts: [Int64Builder; 6],
-    last: Int64Builder,
-}
-
-impl Totals {
-    fn push(
-        &mut self,
-        (hi, lo): (i64, i64),
-        (uci, counts, last): &(Option<Uci>, [i64; 6], Option<i64>),
-    ) {
-        self.hi.append_value(hi);
-        self.lo.append_value(lo);
-        self.uci.append_option(uci.as_ref().map(Uci::as_str));
-        for (b, &c) in self.counts.iter_mut().zip(counts) {
-            b.append_value(c);
-        }
-        self.last.append_option(*last);
-    }
-
-    fn len(&self) -> usize {
-        use arrow_array::builder::ArrayBuilder;
-        self.hi.len()
-    }
-
-    fn finish(&mut self) -> Result<RecordBatch, DbError> {
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(self.hi.finish()),
-            Arc::new(self.lo.finish()),
-            Arc::new(self.uci.finish()),
-        ];
-        columns.extend(
-            self.counts
-                .iter_mut()
-                .map(|b| Arc::new(b.finish()) as ArrayRef),
-        );
-        columns.push(Arc::new(self.last.finish()));
-        RecordBatch::try_new(totals_schema(), columns)
-            .map_err(|e| DbError::Engine(format!("totals: {e}")))
-    }
 }
 
 /// The merged table's rows being built.
@@ -369,7 +248,6 @@ impl Columns {
 mod tests {
     use super::*;
     use std::collections::BTreeMap;
-    use std::fs::File;
 
     type Row = ((i64, i64), Group, [i64; 6]);
 
@@ -457,8 +335,8 @@ mod tests {
             parts.push(path);
         }
         let out = dir.path().join("merged.parquet");
-        let totals = dir.path().join("totals.parquet");
-        let merged = merge_parts(&parts, &out, &totals).expect("merge");
+        let runs = Runs::open(&parts, 8192).expect("open");
+        let merged = merge_parts(runs, &out).expect("merge");
         assert_eq!(merged.rows_before, 180);
         let got = read(&out);
         assert_eq!(merged.rows as usize, got.len());
@@ -468,49 +346,5 @@ mod tests {
             got.into_iter().map(|(k, g, c)| ((k, g), c)).collect();
         assert_eq!(got.len(), merged.rows as usize, "each group once");
         assert_eq!(got, expected);
-
-        // The totals: per popular key and move, the sums and the latest month.
-        let mut per_key: BTreeMap<(i64, i64), i64> = BTreeMap::new();
-        for ((key, _), c) in &expected {
-            *per_key.entry(*key).or_default() += c[0];
-        }
-        type Total = ([i64; 6], Option<i64>);
-        let mut want: BTreeMap<((i64, i64), Option<String>), Total> = BTreeMap::new();
-        for ((key, g), c) in &expected {
-            if per_key[key] < crate::lists::LISTED_FROM as i64 {
-                continue;
-            }
-            let t = want
-                .entry((*key, g.uci.map(|u| u.as_str().to_owned())))
-                .or_insert(([0; 6], None));
-            for (a, b) in t.0.iter_mut().zip(c) {
-                *a += b;
-            }
-            t.1 = t.1.max(g.year.zip(g.month).map(|(y, m)| y * 100 + m));
-        }
-        let popular = per_key.values().filter(|&&g| g >= 32).count();
-        assert!(popular >= 2 && popular < per_key.len(), "{per_key:?}");
-        let file = File::open(&totals).expect("totals");
-        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
-            .expect("reader")
-            .build()
-            .expect("reader");
-        let mut have: BTreeMap<((i64, i64), Option<String>), Total> = BTreeMap::new();
-        for batch in reader {
-            let batch = batch.expect("batch");
-            let [hi, lo, last] =
-                ["key_hi", "key_lo", "last"].map(|c| ints(&batch, c).expect("ints"));
-            let sums = COUNTS.map(|c| ints(&batch, c).expect("ints"));
-            let uci = strings(&batch, "uci").expect("uci");
-            for i in 0..batch.num_rows() {
-                let key = ((hi.value(i), lo.value(i)), crate::values::str_at(&uci, i));
-                let total = (sums.each_ref().map(|a| a.value(i)), int_at(&last, i));
-                assert!(
-                    have.insert(key, total).is_none(),
-                    "one row per key and move"
-                );
-            }
-        }
-        assert_eq!(have, want);
     }
 }

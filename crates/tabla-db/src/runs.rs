@@ -1,7 +1,8 @@
-//! Sorted runs: the rows of Parquet files that are each sorted by a key, read in key order
-//! across the files (a k-way merge), one key at a time, in the memory of one batch per file.
+//! Sorted runs: the rows of Parquet files (or of streams of batches) that are each sorted by a
+//! key, read in key order across them (a k-way merge), one key at a time, in the memory of one
+//! batch per run.
 //!
-//! An import's explorer aggregate is written as one part per positions file, and its positions
+//! An import's explorer aggregate comes as one part per positions file, and its positions
 //! files are each sorted by key: merging them key by key sums the parts into one table and
 //! finds each position's games without a hash table over the whole import.
 
@@ -33,27 +34,22 @@ pub(crate) fn signed_order(hi: i64, lo: i64) -> u128 {
     (u128::from(hi as u64 ^ SIGN) << 64) | u128::from(lo as u64 ^ SIGN)
 }
 
-/// One file's rows.
+/// A run's batches in order: a Parquet file's, or a stream's that the query engine produces.
+pub(crate) type Batches = Box<dyn Iterator<Item = Result<RecordBatch, DbError>>>;
+
+/// One run's rows.
 struct Cursor<T> {
-    path: PathBuf,
-    reader: ParquetRecordBatchReader,
+    /// The run's name in errors (a file's path).
+    name: String,
+    reader: Batches,
     batch: Option<T>,
     row: usize,
 }
 
 impl<T: Decode> Cursor<T> {
-    fn open(path: &Path, batch_rows: usize) -> Result<Cursor<T>, DbError> {
-        let error = |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", path.display()));
-        let file = File::open(path).map_err(DbError::io(path))?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| error(&e))?;
-        let mask = ProjectionMask::columns(builder.parquet_schema(), T::COLUMNS.iter().copied());
-        let reader = builder
-            .with_projection(mask)
-            .with_batch_size(batch_rows)
-            .build()
-            .map_err(|e| error(&e))?;
+    fn new(name: String, reader: Batches) -> Result<Cursor<T>, DbError> {
         let mut cursor = Cursor {
-            path: path.to_owned(),
+            name,
             reader,
             batch: None,
             row: 0,
@@ -62,13 +58,30 @@ impl<T: Decode> Cursor<T> {
         Ok(cursor)
     }
 
+    fn open(path: &Path, batch_rows: usize) -> Result<Cursor<T>, DbError> {
+        let error = |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", path.display()));
+        let file = File::open(path).map_err(DbError::io(path))?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| error(&e))?;
+        let mask = ProjectionMask::columns(builder.parquet_schema(), T::COLUMNS.iter().copied());
+        let reader: ParquetRecordBatchReader = builder
+            .with_projection(mask)
+            .with_batch_size(batch_rows)
+            .build()
+            .map_err(|e| error(&e))?;
+        let name = path.display().to_string();
+        let reader = {
+            let name = name.clone();
+            reader.map(move |b| b.map_err(|e| DbError::Engine(format!("{name}: {e}"))))
+        };
+        Cursor::new(name, Box::new(reader))
+    }
+
     /// Reads batches until one has a row (or the file ends).
     fn load(&mut self) -> Result<(), DbError> {
         self.batch = None;
         self.row = 0;
         for batch in self.reader.by_ref() {
-            let batch =
-                batch.map_err(|e| DbError::Engine(format!("{}: {e}", self.path.display())))?;
+            let batch = batch?;
             if batch.num_rows() > 0 {
                 self.batch = Some(T::decode(&batch)?);
                 return Ok(());
@@ -91,7 +104,7 @@ impl<T: Decode> Cursor<T> {
     }
 }
 
-/// Files each sorted by key, read in key order across them.
+/// Runs each sorted by key, read in key order across them.
 pub(crate) struct Runs<T> {
     cursors: Vec<Cursor<T>>,
     heap: BinaryHeap<Reverse<(u128, usize)>>,
@@ -100,16 +113,30 @@ pub(crate) struct Runs<T> {
 impl<T: Decode> Runs<T> {
     /// Opens `files`, reading `batch_rows` rows of each at a time.
     pub(crate) fn open(files: &[PathBuf], batch_rows: usize) -> Result<Runs<T>, DbError> {
-        let mut cursors = Vec::with_capacity(files.len());
-        let mut heap = BinaryHeap::with_capacity(files.len());
-        for path in files {
-            let cursor = Cursor::open(path, batch_rows)?;
+        let cursors = files
+            .iter()
+            .map(|path| Cursor::open(path, batch_rows))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Runs::of(cursors))
+    }
+
+    /// Runs over streams of batches, each with its name for errors.
+    pub(crate) fn from_batches(runs: Vec<(String, Batches)>) -> Result<Runs<T>, DbError> {
+        let cursors = runs
+            .into_iter()
+            .map(|(name, batches)| Cursor::new(name, batches))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Runs::of(cursors))
+    }
+
+    fn of(cursors: Vec<Cursor<T>>) -> Runs<T> {
+        let mut heap = BinaryHeap::with_capacity(cursors.len());
+        for (i, cursor) in cursors.iter().enumerate() {
             if let Some(key) = cursor.key() {
-                heap.push(Reverse((key, cursors.len())));
+                heap.push(Reverse((key, i)));
             }
-            cursors.push(cursor);
         }
-        Ok(Runs { cursors, heap })
+        Runs { cursors, heap }
     }
 
     /// Calls `row` for every row of the least key not yet read, in every file (the rows of
@@ -135,7 +162,7 @@ impl<T: Decode> Runs<T> {
                     if k < key {
                         return Err(DbError::Engine(format!(
                             "{}: not sorted by key",
-                            cursor.path.display()
+                            cursor.name
                         )));
                     }
                     next = Some(k);

@@ -63,19 +63,22 @@ pub fn game_refs_schema() -> SchemaRef {
 /// Registers `games` and `positions` of one batch directory (an import being built).
 pub(crate) fn register_batch_sources(engine: &Engine, dir: &Path) -> Result<(), DbError> {
     engine.register("games", &[dir.join("games")], games_schema(), true)?;
-    register_positions(engine, &[dir.join("positions")])
+    register_positions(engine, &[dir.join("positions")], false)
 }
 
 /// Registers `positions` over `dirs` (directories or files): the files as `positions_files`
 /// (whatever their directory layout: `tabla db import` writes them unpartitioned, `tabla
 /// convert --positions` by month), and a view that adds the game's `year` and `month` from
-/// `played_on`.
+/// `played_on`. With `sorted`, each file is declared sorted by key (`key_hi`, `key_lo`), as
+/// `tabla db import` writes them (not `tabla convert --positions`, whose files are by month).
 pub(crate) fn register_positions(
     engine: &Engine,
     dirs: &[std::path::PathBuf],
+    sorted: bool,
 ) -> Result<(), DbError> {
     let schema = positions_schema(PositionsTable::Keys);
-    engine.register("positions_files", dirs, schema.clone(), false)?;
+    let order: &[&str] = if sorted { &["key_hi", "key_lo"] } else { &[] };
+    engine.register_ordered("positions_files", dirs, schema.clone(), false, order)?;
     let columns: Vec<String> = schema
         .fields()
         .iter()
@@ -105,7 +108,7 @@ pub(crate) fn register_database(
             .collect()
     };
     engine.register("games", &under("games"), games_schema(), true)?;
-    register_positions(engine, &under("positions"))?;
+    register_positions(engine, &under("positions"), false)?;
     let refs = under("game_refs");
     if refs.len() == under("games").len() {
         engine.register("game_refs", &refs, game_refs_schema(), false)?;
