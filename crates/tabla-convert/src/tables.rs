@@ -445,6 +445,50 @@ impl GamesBuilder {
     }
 }
 
+/// Sorts `rows` by `order`, given `top`, a number whose order agrees with it (`order(a) <
+/// order(b)` implies `top(a) <= top(b)`) and whose high bits spread the rows evenly (a hash):
+/// the rows are first moved in place into buckets by the top bits of `top` (each row moved
+/// about once), then each bucket, small enough to sort in the processor's cache, is sorted.
+/// Several times faster than one sort of millions of rows of 100 bytes, which moves each row
+/// once per level of its recursion.
+fn sort_in_buckets<T, K: Ord>(rows: &mut [T], top: impl Fn(&T) -> u64, order: impl Fn(&T) -> K) {
+    const BITS: u32 = 10;
+    if rows.len() < 1 << 16 {
+        rows.sort_unstable_by_key(order);
+        return;
+    }
+    let bucket = |r: &T| (top(r) >> (64 - BITS)) as usize;
+    let mut ends = vec![0usize; 1 << BITS];
+    for r in rows.iter() {
+        ends[bucket(r)] += 1;
+    }
+    let mut total = 0;
+    for end in ends.iter_mut() {
+        total += *end;
+        *end = total;
+    }
+    // `heads[b]`: the next row of bucket b's range not yet known to belong there.
+    let mut heads: Vec<usize> = std::iter::once(0)
+        .chain(ends.iter().copied())
+        .take(ends.len())
+        .collect();
+    let starts = heads.clone();
+    for b in 0..ends.len() {
+        while heads[b] < ends[b] {
+            let dest = bucket(&rows[heads[b]]);
+            if dest == b {
+                heads[b] += 1;
+            } else {
+                rows.swap(heads[b], heads[dest]);
+                heads[dest] += 1;
+            }
+        }
+    }
+    for (start, end) in starts.into_iter().zip(ends) {
+        rows[start..end].sort_unstable_by_key(&order);
+    }
+}
+
 /// One row of the `positions` table, its text in the buffer's arena.
 #[derive(Copy, Clone, Debug)]
 struct PositionRow {
@@ -523,12 +567,20 @@ impl PositionsBuffer {
         mut write: impl FnMut(RecordBatch) -> Result<(), crate::ConvertError>,
     ) -> Result<(), crate::ConvertError> {
         let full = table == PositionsTable::Full;
+        // By the top bits of the first field (its order: the key's sign bit flipped), then
+        // each bucket by the whole order.
         if full {
-            self.rows
-                .sort_unstable_by_key(|r| (r.zobrist, r.game_id, r.ply));
+            sort_in_buckets(
+                &mut self.rows,
+                |r| r.zobrist,
+                |r| (r.zobrist, r.game_id, r.ply),
+            );
         } else {
-            self.rows
-                .sort_unstable_by_key(|r| (r.key, r.game_id, r.ply));
+            sort_in_buckets(
+                &mut self.rows,
+                |r| r.key.0 as u64 ^ (1 << 63),
+                |r| (r.key, r.game_id, r.ply),
+            );
         }
         let text = &self.text;
         let get = |(s, e): (u32, u32)| &text[s as usize..e as usize];
@@ -613,5 +665,36 @@ mod tests {
         }
         assert_eq!(tag_column("FEN"), None);
         assert_eq!(tag_column("event"), None, "tag names are case-sensitive");
+    }
+
+    /// The bucketed sort gives what one sort gives: signed keys (the sign bit flipped for the
+    /// buckets), keys repeated with other games and plies, and a crowded bucket.
+    #[test]
+    fn sorting_in_buckets_is_sorting() {
+        let mut state = 0x1234_5678_9abc_def0_u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state
+        };
+        let mut rows: Vec<((i64, i64), i64, u32)> = (0..200_000)
+            .map(|i| {
+                let hi = match i % 10 {
+                    0 => 42,                      // one crowded bucket
+                    1 => -((next() >> 1) as i64), // negative keys
+                    _ => next() as i64,
+                };
+                (
+                    (hi, (next() % 7) as i64 - 3),
+                    (next() % 5) as i64,
+                    (i % 3) as u32,
+                )
+            })
+            .collect();
+        let mut expected = rows.clone();
+        expected.sort_unstable();
+        sort_in_buckets(&mut rows, |r| r.0.0 as u64 ^ (1 << 63), |r| *r);
+        assert_eq!(rows, expected);
     }
 }

@@ -189,6 +189,11 @@ impl Position {
     /// The en-passant square only when an en-passant capture is legal.
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
+        // Only a pawn that attacks the square can take there: without one, no move to test.
+        let takers = attacks::pawn_attacks(!self.turn, ep) & self.pieces(self.turn, Role::Pawn);
+        if takers.is_empty() {
+            return None;
+        }
         self.legal_moves()
             .iter()
             .any(|m| m.is_en_passant())

@@ -5,7 +5,7 @@
 //! Its random numbers are tabla's own (SplitMix64 from a fixed seed, computed at compile time),
 //! so the key is stable across versions and machines; it is not the Polyglot key.
 
-use crate::{Color, Position};
+use crate::{Color, Piece, Position, Role};
 
 /// SplitMix64's step: the next state and its output.
 const fn splitmix(state: u64) -> (u64, u64) {
@@ -64,8 +64,13 @@ impl Position {
     /// ```
     pub fn wide_key(&self) -> u128 {
         let mut key = 0;
-        for (sq, piece) in self.board().pieces() {
-            key ^= KEYS[PIECES + piece.code() as usize * 64 + sq.index()];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let base = PIECES + Piece::new(color, role).code() as usize * 64;
+                for sq in self.pieces(color, role) {
+                    key ^= KEYS[base + sq.index()];
+                }
+            }
         }
         for rook in self.castling_rights().rooks() {
             key ^= KEYS[CASTLING + rook.index()];
