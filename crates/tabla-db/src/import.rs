@@ -260,7 +260,7 @@ fn build_batch(
                 },
             )
         });
-        let merged = aggregate(&engine_options, manifest, staging);
+        let merged = aggregate(&engine_options, manifest, staging, FAN_IN);
         let lists = lists
             .join()
             .unwrap_or_else(|_| Err(DbError::Engine("the lists' writer panicked".into())));
@@ -400,25 +400,59 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Positions files whose queries run and merge at once: past it, they go in waves, each merged
+/// into a file of its own, then those files merged (so the memory of an import of any size is
+/// that of this many streams, a batch or two each).
+const FAN_IN: usize = 64;
+
 /// Runs sql/explorer.sql over the positions under `staging/positions/` and writes the aggregate
 /// to `staging/explorer/` as one file; returns its rows.
 ///
-/// The query runs once per positions file (at most [`POSITIONS_PER_THREAD`] rows), all of them
-/// at once on `options.threads` threads. Each file is sorted by key, and the engine is told so:
-/// it groups rows as they stream (a key's groups are complete when the next key begins),
-/// without a hash table over the file, and its results come sorted by key. The aggregate is a
-/// sum, so the results together are the aggregate of the whole (a key in several files has a
-/// row in several results): [`merge_parts`] adds them up key by key as they come.
-fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Result<u64, DbError> {
-    let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
+/// The query runs once per positions file (at most [`POSITIONS_PER_THREAD`] rows), up to
+/// `fan_in` files at once on `options.threads` threads. Each file is sorted by key, and the
+/// engine is told so: it groups rows as they stream (a key's groups are complete when the next
+/// key begins), without a hash table over the file, and its results come sorted by key. The
+/// aggregate is a sum, so the results together are the aggregate of the whole (a key in several
+/// files has a row in several results): [`merge_parts`] adds them up key by key as they come.
+fn aggregate(
+    options: &EngineOptions,
+    manifest: &Manifest,
+    staging: &Path,
+    fan_in: usize,
+) -> Result<u64, DbError> {
     let files = parquet_files(&staging.join("positions"))?;
     if files.is_empty() {
         return Ok(0);
     }
+    let out = staging.join("explorer").join("part-00000.parquet");
+    let fan_in = fan_in.max(2);
+    if files.len() <= fan_in {
+        return Ok(merge_parts(aggregate_files(options, manifest, &files)?, &out)?.rows);
+    }
+    let waves = staging.join("explorer-waves");
+    let mut parts = Vec::new();
+    for (i, wave) in files.chunks(fan_in).enumerate() {
+        let part = waves.join(format!("wave-{i:05}.parquet"));
+        merge_parts(aggregate_files(options, manifest, wave)?, &part)?;
+        parts.push(part);
+    }
+    let rows = merge_parts(Runs::open(&parts, 8192)?, &out)?.rows;
+    std::fs::remove_dir_all(&waves).map_err(DbError::io(&waves))?;
+    Ok(rows)
+}
+
+/// The streams of sql/explorer.sql over each of `files` (each sorted by key), running on
+/// `options.threads` threads.
+fn aggregate_files(
+    options: &EngineOptions,
+    manifest: &Manifest,
+    files: &[PathBuf],
+) -> Result<Runs<crate::merge::Part>, DbError> {
+    let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
     let runtime = crate::engine::runtime(options.threads)?;
     let one_file = EngineOptions {
         threads: 1,
-        memory: options.memory / files.len(),
+        memory: options.memory / files.len().max(1),
         spill_dir: options.spill_dir.clone(),
     };
     let results = files
@@ -432,8 +466,7 @@ fn aggregate(options: &EngineOptions, manifest: &Manifest, staging: &Path) -> Re
             Ok((file.display().to_string(), batches))
         })
         .collect::<Result<Vec<_>, DbError>>()?;
-    let out = staging.join("explorer").join("part-00000.parquet");
-    Ok(merge_parts(Runs::from_batches(results)?, &out)?.rows)
+    Runs::from_batches(results)
 }
 
 /// Writes `staging/game_refs/`: the columns of a list of games ([`tables::GAME_REFS_COLUMNS`])
@@ -558,4 +591,63 @@ fn link_tree(from: &Path, to: &Path) -> Result<u64, DbError> {
         }
     }
     Ok(files.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::RecordBatch;
+
+    /// Positions in many files give the same aggregate merged in waves of two files (then the
+    /// waves' files merged) as merged all at once; the waves' files are removed.
+    #[test]
+    fn waves_give_the_aggregate_of_one_merge() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let staging = dir.path();
+        let convert = Options {
+            inputs: vec![Input::Named {
+                path: tabla_testdata::testdata_dir().join("pgn/lichess_db_1000k.pgn"),
+                name: "lichess".into(),
+            }],
+            out_dir: staging.to_owned(),
+            positions: PositionsTable::Keys,
+            max_ply: Some(DEFAULT_MAX_PLY - 1),
+            threads: NonZeroUsize::new(2).expect("2"),
+        };
+        // Small position buffers: many sorted files.
+        let limits = tabla_convert::Limits {
+            positions_per_worker: 300,
+            ..tabla_convert::Limits::default()
+        };
+        tabla_convert::convert_with(&convert, &limits, &tabla_convert::NoProgress)
+            .expect("convert");
+        let files = parquet_files(&staging.join("positions")).expect("files");
+        assert!(files.len() >= 5, "{} positions files", files.len());
+        let manifest = Manifest::new(DEFAULT_MAX_PLY);
+        let options = EngineOptions {
+            threads: 2,
+            ..EngineOptions::default()
+        };
+        let read = |path: &Path| {
+            let file = std::fs::File::open(path).expect("explorer");
+            let reader =
+                parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+                    .expect("reader")
+                    .build()
+                    .expect("reader");
+            let batches: Vec<RecordBatch> = reader.map(|b| b.expect("batch")).collect();
+            datafusion::arrow::compute::concat_batches(&crate::tables::explorer_schema(), &batches)
+                .expect("concat")
+        };
+        let explorer = staging.join("explorer").join("part-00000.parquet");
+        let at_once = aggregate(&options, &manifest, staging, files.len()).expect("at once");
+        let once = read(&explorer);
+        std::fs::remove_dir_all(staging.join("explorer")).expect("remove");
+        let in_waves = aggregate(&options, &manifest, staging, 2).expect("in waves");
+        assert_eq!(at_once, in_waves);
+        assert_eq!(once.num_rows() as u64, at_once);
+        assert!(at_once > 1_000, "{at_once} rows");
+        assert_eq!(read(&explorer), once);
+        assert!(!staging.join("explorer-waves").exists());
+    }
 }
