@@ -102,11 +102,6 @@ fn sum_parts(
         .map(|c| format!("CAST(SUM({c}) AS BIGINT) AS {c}"))
         .join(", ");
     let sql = format!("SELECT {groups}, {sums} FROM explorer GROUP BY {groups}");
-    let written = write_explorer(
-        &engine,
-        &sql,
-        &["key_hi", "key_lo", "uci"],
-        &out.join("part-00000.parquet"),
-    )?;
+    let written = write_explorer(&engine, &sql, &out.join("part-00000.parquet"))?;
     Ok((before, written))
 }

@@ -509,17 +509,11 @@ fn add_totals(
     lo: i64,
     out: &mut Tallies,
 ) -> Result<bool, DbError> {
-    let columns = [
-        "key_lo",
-        "uci",
-        "games",
-        "white",
-        "draws",
-        "black",
-        "rating_sum",
-        "rated",
-        "last",
-    ];
+    let columns: Vec<&str> = ["key_lo", "uci"]
+        .into_iter()
+        .chain(crate::totals::COUNTS)
+        .chain(["last"])
+        .collect();
     let mut found = false;
     for batch in totals.rows(&[hi], &columns)? {
         let (key_lo, last) = (ints(&batch, "key_lo")?, ints(&batch, "last")?);

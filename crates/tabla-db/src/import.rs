@@ -332,7 +332,7 @@ fn attach(
         // necessarily sorted by key: the engine's hash aggregation, spilling past its memory.
         let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
         let out = staging.join("explorer").join("part-00000.parquet");
-        write_explorer(&engine, &sql, &["key_hi", "key_lo", "uci"], &out)?
+        write_explorer(&engine, &sql, &out)?
     };
     write_game_refs(&engine_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));

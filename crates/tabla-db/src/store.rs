@@ -39,20 +39,14 @@ pub(crate) fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
 }
 
 /// Runs `sql` (rows of the `explorer` table) and writes its result as the Parquet file `out`,
-/// sorted by the columns `order` (ascending; `key_hi`, `key_lo` first); returns the rows
-/// written.
-pub(crate) fn write_explorer(
-    engine: &Engine,
-    sql: &str,
-    order: &[&str],
-    out: &Path,
-) -> Result<u64, DbError> {
+/// sorted by key and move; returns the rows written.
+pub(crate) fn write_explorer(engine: &Engine, sql: &str, out: &Path) -> Result<u64, DbError> {
     engine.block_on(async {
-        let df = engine
-            .ctx
-            .sql(sql)
-            .await?
-            .sort(order.iter().map(|c| col(*c).sort(true, false)).collect())?;
+        let df = engine.ctx.sql(sql).await?.sort(vec![
+            col("key_hi").sort(true, false),
+            col("key_lo").sort(true, false),
+            col("uci").sort(true, false),
+        ])?;
         write_sorted(df, out, 16_384, true).await
     })
 }
