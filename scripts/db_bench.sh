@@ -6,11 +6,15 @@
 # Data: the corpus's lichess and TWIC files (../shared/data/pgn or $TABLA_CORPUS/pgn), and a
 # generated collection of GAMES games (default 2,000,000) written by tabla-pgn's gen_games example
 # from those files' openings (seed 1; its doc says how the games are made), compressed with
-# `pzstd -p 2` as the lichess database ships its files.
+# `pzstd -p 2` as the lichess database ships its files; and the same games written as the
+# lichess database writes them (`--style lichess`: its tags, a clock comment after every move),
+# imported too, since throughput in MB/s and sizes against the input depend on how many bytes
+# a game takes (about 710 bytes plain, 2,340 in the lichess style; the corpus's lichess games
+# take 2,280).
 #
 # Usage: scripts/db_bench.sh [ROUNDS [GAMES]] (default 3 rounds of the corpus import; the
 # generated import runs once per thread count). Work files go to
-# ${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-db-bench} (about 3 GB for 2 million games).
+# ${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-db-bench} (about 20 GB for 2 million games).
 # Check that nothing else runs on the machine first: every figure is a wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +48,12 @@ if [ ! -s "$gen.zst" ]; then
     "$data/twic1599_1000k.pgn" >"$gen"
   pzstd -q -f -p 2 -o "$gen.zst" "$gen"
 fi
+lichess=$work/gen-lichess-$games.pgn
+if [ ! -s "$lichess.zst" ]; then
+  "$work/gen_games" --games "$games" --seed 1 --style lichess "$data/lichess_db_1000k.pgn" \
+    "$data/twic1599_1000k.pgn" >"$lichess"
+  pzstd -q -f -p 2 -o "$lichess.zst" "$lichess"
+fi
 
 # import INPUT THREADS DB: prints "threads T: S s, X MB/s, peak RSS R MB" (MB/s of decompressed PGN).
 import() {
@@ -71,9 +81,10 @@ echo "== generated import: $games games, $pgn_bytes bytes of PGN, $zst_bytes byt
 for t in 2 1; do
   import "$gen.zst" "$t" "$work/gen-$t.db" "$pgn_bytes"
 done
-db=$work/gen-2.db
-"$tabla" db info --db "$db" --json >"$work/info.json"
-python3 - "$work/info.json" "$zst_bytes" <<'EOF'
+# sizes DB ZST: each table's bytes against the input's .pgn.zst.
+sizes() {
+  "$tabla" db info --db "$1" --json >"$work/info.json"
+  python3 - "$work/info.json" "$2" <<'EOF'
 import json, sys
 info = json.load(open(sys.argv[1]))
 zst = int(sys.argv[2])
@@ -81,7 +92,19 @@ print(f"games {info['games']}, positions {info['positions']}")
 for t in info["table_bytes"]:
     print(f"table {t['table']}: {t['bytes']} bytes in {t['files']} files, {t['bytes'] / zst:.2f}x the .pgn.zst")
 EOF
+}
+sizes "$work/gen-2.db" "$zst_bytes"
 
+lichess_bytes=$(stat -c %s "$lichess")
+lichess_zst=$(stat -c %s "$lichess.zst")
+echo "== the same games in the lichess style: $lichess_bytes bytes of PGN, $lichess_zst bytes .pgn.zst"
+for t in 2 1; do
+  import "$lichess.zst" "$t" "$work/lichess-$t.db" "$lichess_bytes"
+done
+sizes "$work/lichess-2.db" "$lichess_zst"
+rm -rf "$work/lichess-1.db" "$work/lichess-2.db"
+
+db=$work/gen-2.db
 drop_caches() {
   sync
   if echo 3 >/proc/sys/vm/drop_caches 2>/dev/null; then

@@ -58,7 +58,7 @@
 //! | `game_id` | Int64 | the game's id in the `games` table |
 //! | `ply` | UInt32 | 0 for the start position |
 //! | `fen`, `san` | Utf8 | the position's FEN, and the move that led to it in SAN (null at ply 0); not in [`PositionsTable::Keys`] |
-//! | `uci` | Utf8 | the move that led to the position (null at ply 0) |
+//! | `uci` | Utf8 | the move that led to the position (null at ply 0); not in [`PositionsTable::Keys`] |
 //! | `next_uci` | Utf8 | the move the game played from the position; null at its last |
 //! | `first` | Boolean | whether the game stands in this position for the first time (by the wide key: repetitions are not first) |
 //! | `outcome` | Int32 | the game's result: 1 White won, 0 drawn, -1 Black won; null for any other `Result` |

@@ -123,7 +123,8 @@ pub fn games_schema() -> SchemaRef {
 }
 
 /// The `positions` table's schema: [`PositionsTable::Full`]'s, or [`PositionsTable::Keys`]'s
-/// (without `zobrist`, `fen` and `san`).
+/// (without `zobrist`, `fen`, `san` and `uci`: the explorer reads the move played from a
+/// position, `next_uci`, not the one that led to it).
 pub fn positions_schema(table: PositionsTable) -> SchemaRef {
     let full = table == PositionsTable::Full;
     let mut fields = Vec::new();
@@ -139,9 +140,9 @@ pub fn positions_schema(table: PositionsTable) -> SchemaRef {
     if full {
         fields.push(Field::new("fen", DataType::Utf8, false));
         fields.push(Field::new("san", DataType::Utf8, true));
+        fields.push(Field::new("uci", DataType::Utf8, true));
     }
     fields.extend([
-        Field::new("uci", DataType::Utf8, true),
         Field::new("next_uci", DataType::Utf8, true),
         Field::new("first", DataType::Boolean, false),
         Field::new("outcome", DataType::Int32, true),
@@ -612,12 +613,12 @@ impl PositionsBuffer {
                     .map(|r| (r.ply > 0).then(|| get(r.san)))
                     .collect();
                 columns.push(Arc::new(san));
+                let uci: StringArray = chunk
+                    .iter()
+                    .map(|r| (r.ply > 0).then(|| get(r.uci)))
+                    .collect();
+                columns.push(Arc::new(uci));
             }
-            let uci: StringArray = chunk
-                .iter()
-                .map(|r| (r.ply > 0).then(|| get(r.uci)))
-                .collect();
-            columns.push(Arc::new(uci));
             let next: StringArray = chunk
                 .iter()
                 .map(|r| (r.next.1 > r.next.0).then(|| get(r.next)))

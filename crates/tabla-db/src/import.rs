@@ -250,7 +250,7 @@ fn build_batch(
     let (explorer_rows, lists) = std::thread::scope(|s| {
         let lists = s.spawn(|| {
             let out = |table: &str| staging.join(table).join("part-00000.parquet");
-            crate::lists::write_lists(
+            crate::lists::write_lists_in_waves(
                 &positions,
                 manifest.max_ply,
                 &crate::lists::ListsOut {
@@ -258,6 +258,8 @@ fn build_batch(
                     overall: &out("lists_all"),
                     totals: &out("totals"),
                 },
+                crate::lists::LISTS_FAN_IN,
+                &staging.join("lists-waves"),
             )
         });
         let merged = aggregate(&engine_options, manifest, staging, FAN_IN);
@@ -598,12 +600,9 @@ mod tests {
     use super::*;
     use arrow_array::RecordBatch;
 
-    /// Positions in many files give the same aggregate merged in waves of two files (then the
-    /// waves' files merged) as merged all at once; the waves' files are removed.
-    #[test]
-    fn waves_give_the_aggregate_of_one_merge() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let staging = dir.path();
+    /// Converts the corpus's lichess games into `staging` with small position buffers, so
+    /// that the positions are in many sorted files; returns them.
+    fn many_positions_files(staging: &Path) -> Vec<PathBuf> {
         let convert = Options {
             inputs: vec![Input::Named {
                 path: tabla_testdata::testdata_dir().join("pgn/lichess_db_1000k.pgn"),
@@ -614,7 +613,6 @@ mod tests {
             max_ply: Some(DEFAULT_MAX_PLY - 1),
             threads: NonZeroUsize::new(2).expect("2"),
         };
-        // Small position buffers: many sorted files.
         let limits = tabla_convert::Limits {
             positions_per_worker: 300,
             ..tabla_convert::Limits::default()
@@ -623,21 +621,34 @@ mod tests {
             .expect("convert");
         let files = parquet_files(&staging.join("positions")).expect("files");
         assert!(files.len() >= 5, "{} positions files", files.len());
+        files
+    }
+
+    /// A Parquet file's rows as one batch.
+    fn read(path: &Path) -> RecordBatch {
+        let file = std::fs::File::open(path).expect("open");
+        let builder = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .expect("reader");
+        let schema = builder.schema().clone();
+        let batches: Vec<RecordBatch> = builder
+            .build()
+            .expect("reader")
+            .map(|b| b.expect("batch"))
+            .collect();
+        datafusion::arrow::compute::concat_batches(&schema, &batches).expect("concat")
+    }
+
+    /// Positions in many files give the same aggregate merged in waves of two files (then the
+    /// waves' files merged) as merged all at once; the waves' files are removed.
+    #[test]
+    fn waves_give_the_aggregate_of_one_merge() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let staging = dir.path();
+        let files = many_positions_files(staging);
         let manifest = Manifest::new(DEFAULT_MAX_PLY);
         let options = EngineOptions {
             threads: 2,
             ..EngineOptions::default()
-        };
-        let read = |path: &Path| {
-            let file = std::fs::File::open(path).expect("explorer");
-            let reader =
-                parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
-                    .expect("reader")
-                    .build()
-                    .expect("reader");
-            let batches: Vec<RecordBatch> = reader.map(|b| b.expect("batch")).collect();
-            datafusion::arrow::compute::concat_batches(&crate::tables::explorer_schema(), &batches)
-                .expect("concat")
         };
         let explorer = staging.join("explorer").join("part-00000.parquet");
         let at_once = aggregate(&options, &manifest, staging, files.len()).expect("at once");
@@ -649,5 +660,49 @@ mod tests {
         assert!(at_once > 1_000, "{at_once} rows");
         assert_eq!(read(&explorer), once);
         assert!(!staging.join("explorer-waves").exists());
+    }
+
+    /// The lists and totals of many positions files are the same when the files are first
+    /// merged in waves of two (three levels of waves here) as when read all at once; the
+    /// waves' files are removed.
+    #[test]
+    fn lists_in_waves_are_the_lists_of_one_pass() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let staging = dir.path();
+        let files = many_positions_files(staging);
+        assert!(
+            files.len() > 8,
+            "{} files: fewer than three levels",
+            files.len()
+        );
+        let write = |name: &str, fan_in: usize| {
+            let out = staging.join(name);
+            std::fs::create_dir_all(&out).expect("mkdir");
+            let paths = ["lists", "lists_all", "totals"].map(|t| out.join(format!("{t}.parquet")));
+            let rows = crate::lists::write_lists_in_waves(
+                &files,
+                DEFAULT_MAX_PLY,
+                &crate::lists::ListsOut {
+                    lists: &paths[0],
+                    overall: &paths[1],
+                    totals: &paths[2],
+                },
+                fan_in,
+                &staging.join("lists-waves"),
+            )
+            .expect("lists");
+            (rows, paths.map(|p| read(&p)))
+        };
+        let (rows, at_once) = write("once", files.len());
+        let (rows_in_waves, in_waves) = write("waves", 2);
+        assert!(rows > 100, "{rows} list rows");
+        assert!(
+            at_once[2].num_rows() > 10,
+            "{} totals",
+            at_once[2].num_rows()
+        );
+        assert_eq!(rows, rows_in_waves);
+        assert_eq!(at_once, in_waves);
+        assert!(!staging.join("lists-waves").exists());
     }
 }

@@ -12,7 +12,11 @@
 //!
 //! Written in one pass over the import's positions files merged by key ([`crate::runs`]),
 //! in the memory of one batch per file and the lists of one position's buckets; the same pass
-//! writes the positions' totals ([`crate::totals`]).
+//! writes the positions' totals ([`crate::totals`]). An import of more than [`LISTS_FAN_IN`]
+//! positions files first merges them in waves of that many into files of their counted rows
+//! ([`write_lists_in_waves`]), so that the pass never holds more than that many batches:
+//! whether a position is listed depends on its count over the whole import, so the lists
+//! themselves cannot be made per wave.
 
 use crate::DbError;
 use crate::explore::GAMES_LISTED;
@@ -21,12 +25,14 @@ use crate::runs::{Decode, Runs, signed_order};
 use crate::store::{LookupWriter, SortedLayout};
 use crate::totals::{PositionTotals, TotalsColumns, totals_schema};
 use crate::values::{int_at, ints, strings};
-use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder, UInt32Builder};
+use arrow_array::builder::{
+    BooleanBuilder, Int32Builder, Int64Builder, StringBuilder, UInt32Builder,
+};
 use arrow_array::{Array, ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tabla_convert::SPEEDS;
+use tabla_convert::{PositionsTable, SPEEDS, positions_schema};
 
 /// A position counted for this many games of an import has its lists in the import's lists
 /// table; a position with fewer is answered from its rows in `positions` (at most this many
@@ -35,6 +41,13 @@ pub(crate) const LISTED_FROM: u64 = 32;
 
 /// Rows per row group of the lists table.
 const GROUP_ROWS: usize = 1 << 17;
+
+/// Positions files that the lists' pass reads at once (a batch of [`BATCH_ROWS`] rows each);
+/// past it, they are merged in waves first.
+pub(crate) const LISTS_FAN_IN: usize = 64;
+
+/// Rows read at a time from each positions file.
+const BATCH_ROWS: usize = 4096;
 
 /// The lists table's schema: the position, and a game in one of its lists with what orders and
 /// filters it (as in `positions`).
@@ -187,7 +200,7 @@ pub(crate) struct ListsOut<'a> {
 /// them), for the explorer's `max_ply`, and the totals of the same positions, to `out`;
 /// returns the rows of the lists table.
 pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &ListsOut) -> Result<u64, DbError> {
-    let mut runs: Runs<Positions> = Runs::open(files, 4096)?;
+    let mut runs: Runs<Positions> = Runs::open(files, BATCH_ROWS)?;
     let layout = SortedLayout::by_key(GROUP_ROWS);
     let mut writer = LookupWriter::create(out.lists, lists_schema(), &layout)?;
     let mut overall_writer = LookupWriter::create(out.overall, lists_schema(), &layout)?;
@@ -298,6 +311,142 @@ pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &ListsOut) -> Re
     overall_writer.close()?;
     totals_writer.close()?;
     Ok(rows)
+}
+
+/// [`write_lists`] over any number of `files`: while there are more than `fan_in`, they are
+/// merged `fan_in` at a time into files of `scratch` that hold their counted rows in key order
+/// (the only rows the lists and totals read), then those files in turn. `scratch` is removed
+/// afterwards.
+pub(crate) fn write_lists_in_waves(
+    files: &[PathBuf],
+    max_ply: u32,
+    out: &ListsOut,
+    fan_in: usize,
+    scratch: &Path,
+) -> Result<u64, DbError> {
+    let fan_in = fan_in.max(2);
+    let mut files = files.to_vec();
+    let mut level = 0;
+    while files.len() > fan_in {
+        std::fs::create_dir_all(scratch).map_err(DbError::io(scratch))?;
+        let mut merged = Vec::new();
+        for (i, wave) in files.chunks(fan_in).enumerate() {
+            let path = scratch.join(format!("level-{level}-wave-{i:05}.parquet"));
+            merge_counted(wave, max_ply, &path)?;
+            merged.push(path);
+        }
+        if level > 0 {
+            for file in &files {
+                std::fs::remove_file(file).map_err(DbError::io(file))?;
+            }
+        }
+        files = merged;
+        level += 1;
+    }
+    let rows = write_lists(&files, max_ply, out)?;
+    if level > 0 {
+        std::fs::remove_dir_all(scratch).map_err(DbError::io(scratch))?;
+    }
+    Ok(rows)
+}
+
+/// Writes the counted rows of the positions `files` (each sorted by key) to `out`, sorted by
+/// key, with the columns of a positions file.
+fn merge_counted(files: &[PathBuf], max_ply: u32, out: &Path) -> Result<(), DbError> {
+    let mut runs: Runs<Positions> = Runs::open(files, BATCH_ROWS)?;
+    let schema = positions_schema(PositionsTable::Keys);
+    let error = |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", out.display()));
+    let file = std::fs::File::create(out).map_err(DbError::io(out))?;
+    // Read once, soon: zstd's fastest level keeps the disk's share small at little cost.
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_compression(parquet::basic::Compression::ZSTD(
+            parquet::basic::ZstdLevel::default(),
+        ))
+        .build();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(file, schema.clone(), Some(props))
+        .map_err(|e| error(&e))?;
+    let mut rows = PositionColumns::default();
+    let max_ply = i64::from(max_ply);
+    while runs
+        .next_key(|p, i| {
+            if p.is_counted(i, max_ply) {
+                rows.push(p, i);
+            }
+            Ok(())
+        })?
+        .is_some()
+    {
+        if rows.len() >= BATCH_ROWS {
+            writer
+                .write(&rows.finish(&schema)?)
+                .map_err(|e| error(&e))?;
+        }
+    }
+    if rows.len() > 0 {
+        writer
+            .write(&rows.finish(&schema)?)
+            .map_err(|e| error(&e))?;
+    }
+    writer.close().map_err(|e| error(&e))?;
+    Ok(())
+}
+
+/// Rows of a positions file being built (the columns of [`positions_schema`] for
+/// [`PositionsTable::Keys`]).
+#[derive(Default)]
+struct PositionColumns {
+    hi: Int64Builder,
+    lo: Int64Builder,
+    game_id: Int64Builder,
+    ply: UInt32Builder,
+    next_uci: StringBuilder,
+    first: BooleanBuilder,
+    outcome: Int32Builder,
+    elo_sum: Int32Builder,
+    speed: StringBuilder,
+    played_on: Int32Builder,
+}
+
+impl PositionColumns {
+    /// Row `i` of `p`.
+    fn push(&mut self, p: &Positions, i: usize) {
+        let int32 = |a: &Int64Array| int_at(a, i).and_then(|v| i32::try_from(v).ok());
+        self.hi.append_value(p.hi.value(i));
+        self.lo.append_value(p.lo.value(i));
+        self.game_id.append_value(p.game_id.value(i));
+        self.ply
+            .append_option(int_at(&p.ply, i).and_then(|v| u32::try_from(v).ok()));
+        self.next_uci
+            .append_option(p.next_uci.is_valid(i).then(|| p.next_uci.value(i)));
+        self.first
+            .append_option(p.first.is_valid(i).then(|| p.first.value(i)));
+        self.outcome.append_option(int32(&p.outcome));
+        self.elo_sum.append_option(int32(&p.elo_sum));
+        self.speed.append_option(p.speed_at(i));
+        self.played_on.append_option(int32(&p.played_on));
+    }
+
+    fn len(&self) -> usize {
+        use arrow_array::builder::ArrayBuilder;
+        self.hi.len()
+    }
+
+    fn finish(&mut self, schema: &SchemaRef) -> Result<RecordBatch, DbError> {
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.hi.finish()),
+            Arc::new(self.lo.finish()),
+            Arc::new(self.game_id.finish()),
+            Arc::new(self.ply.finish()),
+            Arc::new(self.next_uci.finish()),
+            Arc::new(self.first.finish()),
+            Arc::new(self.outcome.finish()),
+            Arc::new(self.elo_sum.finish()),
+            Arc::new(self.speed.finish()),
+            Arc::new(self.played_on.finish()),
+        ];
+        RecordBatch::try_new(schema.clone(), columns)
+            .map_err(|e| DbError::Engine(format!("positions: {e}")))
+    }
 }
 
 /// The lists table's rows being built.
