@@ -238,7 +238,7 @@ fn wide_keys_next_moves_and_first_visits() {
     let firsts: Vec<bool> = repeat.iter().map(|r| r.first).collect();
     assert_eq!(firsts, [true, true, true, true, false, true, true]);
 
-    // The keys-only table holds the same rows without zobrist, FEN and SAN, sorted by key.
+    // The keys-only table holds the same rows without zobrist, FEN, SAN and UCI, sorted by key.
     let keys_out = dir.path().join("keys");
     let mut opts = options(std::slice::from_ref(&path), &keys_out, 1);
     opts.positions = PositionsTable::Keys;
@@ -257,7 +257,6 @@ fn wide_keys_next_moves_and_first_visits() {
                     "key_lo",
                     "game_id",
                     "ply",
-                    "uci",
                     "next_uci",
                     "first",
                     "outcome",
