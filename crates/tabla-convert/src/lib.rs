@@ -54,7 +54,7 @@
 //! | column | type | what |
 //! |---|---|---|
 //! | `zobrist` | UInt64 | the Polyglot key, [`tabla::Position::zobrist`] (not in [`PositionsTable::Keys`]) |
-//! | `key_hi`, `key_lo` | Int64 | the 128-bit [`tabla::Position::wide_key`], high and low halves, read as signed numbers ([`key_columns`]): the opening explorer's key, with negligible collisions at 10^11 positions |
+//! | `key_hi`, `key_lo` | Int64 | 96 bits of the 128-bit [`tabla::Position::wide_key`]: its top 64 read as a signed number, and the next 32 ([`key_columns`]); the opening explorer's key, with negligible collisions at 10^11 positions |
 //! | `game_id` | Int64 | the game's id in the `games` table |
 //! | `ply` | UInt32 | 0 for the start position |
 //! | `fen`, `san` | Utf8 | the position's FEN, and the move that led to it in SAN (null at ply 0); not in [`PositionsTable::Keys`] |

@@ -225,7 +225,7 @@ fn wide_keys_next_moves_and_first_visits() {
         for (i, row) in rows.iter().enumerate() {
             // The key is the position's own, read back from its FEN.
             let pos = tabla::Position::from_fen(&row.fen).expect("fen");
-            assert_eq!(row.key, pos.wide_key(), "{}", row.fen);
+            assert_eq!(row.key, pos.wide_key() >> 32 << 32, "{}", row.fen);
             // The next move is the move that led to the next position.
             assert_eq!(row.next_uci, rows.get(i + 1).and_then(|n| n.uci.clone()));
             assert_eq!(row.first, seen.insert(row.key));

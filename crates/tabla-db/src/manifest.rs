@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 
 /// The manifest's file name in the database directory.
 pub const MANIFEST: &str = "tabla-db.json";
-/// The layout version this code writes. Version 2 added [`Manifest::compacted`]; this code also
-/// reads version 1 (the same layout without it).
-pub const SCHEMA_VERSION: u32 = 2;
+/// The layout version this code writes and reads. Version 2 added [`Manifest::compacted`];
+/// version 3 keys positions by 96 bits ([`tabla_convert::key_columns`]) where versions 1 and
+/// 2 kept 128, so their tables cannot be looked up by this code: they are refused, with a hint
+/// to import the games again.
+pub const SCHEMA_VERSION: u32 = 3;
 /// The `format` field's value.
 const FORMAT: &str = "tabla-db";
 
@@ -130,11 +132,17 @@ impl Manifest {
                 reason: format!("format {:?}, expected {FORMAT:?}", manifest.format),
             });
         }
-        if !(1..=SCHEMA_VERSION).contains(&manifest.schema_version) {
+        if manifest.schema_version != SCHEMA_VERSION {
+            let hint = if manifest.schema_version < SCHEMA_VERSION {
+                " (an older layout, with 128-bit position keys: import the games into a new \
+                 database)"
+            } else {
+                ""
+            };
             return Err(DbError::Manifest {
                 path,
                 reason: format!(
-                    "schema version {}; this tabla reads versions 1 to {SCHEMA_VERSION}",
+                    "schema version {}; this tabla reads version {SCHEMA_VERSION}{hint}",
                     manifest.schema_version
                 ),
             });
@@ -242,21 +250,20 @@ mod tests {
         });
         m.write(dir.path()).expect("write");
         assert_eq!(Manifest::read(dir.path()).expect("read"), m);
-        // Version 1 (no compaction) is read, and written back as the current version.
-        let v1 = std::fs::read_to_string(dir.path().join(MANIFEST))
-            .expect("read")
-            .replace(
-                &format!("\"schema_version\": {SCHEMA_VERSION}"),
-                "\"schema_version\": 1",
-            );
-        std::fs::write(dir.path().join(MANIFEST), v1).expect("write");
-        let read = Manifest::read(dir.path()).expect("version 1");
-        assert_eq!((read.schema_version, &read.batches), (1, &m.batches));
-        read.write(dir.path()).expect("write");
-        assert_eq!(
-            Manifest::read(dir.path()).expect("read").schema_version,
-            SCHEMA_VERSION
-        );
+        // Versions 1 and 2 (128-bit keys) are refused, saying what to do.
+        for old in [1, 2] {
+            let text = std::fs::read_to_string(dir.path().join(MANIFEST))
+                .expect("read")
+                .replace(
+                    &format!("\"schema_version\": {SCHEMA_VERSION}"),
+                    &format!("\"schema_version\": {old}"),
+                );
+            let path = dir.path().join(format!("v{old}"));
+            std::fs::create_dir_all(&path).expect("mkdir");
+            std::fs::write(path.join(MANIFEST), text).expect("write");
+            let err = Manifest::read(&path).expect_err("older version");
+            assert!(err.to_string().contains("import the games"), "{err}");
+        }
         assert_eq!(
             m.explorer_dirs(),
             vec![PathBuf::from("batches/000001/explorer")]
