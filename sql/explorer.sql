@@ -6,6 +6,9 @@
 -- COUNT, SUM, GROUP BY an alias; output columns cast to their type; no division.
 --
 -- `${max_ply}` is the database's max-ply (tabla substitutes it; so does scripts/spark_explorer.py).
+-- `tabla db import` keeps the result's rows of the positions it counts for at least 32 games
+-- (the others are counted from `positions` by the same rule when asked); Spark's result keeps
+-- them all.
 --
 -- The counting rule: a game counts once for a position, at the first ply (below max-ply) where
 -- it stands there (`first`), with the move it played there (`next_uci`); only games ending

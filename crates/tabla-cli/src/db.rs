@@ -235,9 +235,11 @@ pub fn run(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             } else {
                 writeln!(
                     out,
-                    "compacted {} parts ({} rows) into one ({} rows) in {:.2} s",
+                    "compacted {} parts ({} rows, and {} positions counted where a part lacked \
+                     them) into one ({} rows) in {:.2} s",
                     summary.parts,
                     summary.rows_before,
+                    summary.completed,
                     summary.rows,
                     start.elapsed().as_secs_f64()
                 )?;

@@ -331,14 +331,30 @@ impl Database {
     ) -> Result<Vec<(String, Tally)>, DbError> {
         let mut out = Tallies::default();
         let everything = self.use_lists && filters.is_empty();
-        for unit in &self.lookups()?.explorer {
-            if everything
+        let lookups = self.lookups()?;
+        for unit in &lookups.explorer {
+            let found = if everything
                 && let Some(totals) = &unit.totals
                 && add_totals(totals, hi, lo, &mut out)?
             {
-                continue;
+                true
+            } else {
+                add_bucket_rows(&unit.rows, hi, lo, filters, &mut out)?
+            };
+            if !found {
+                // Not one of the unit's popular positions: its games are counted from the
+                // positions of the batches whose aggregates hold only those.
+                for &b in &unit.fallback {
+                    add_counted(
+                        &lookups.batches[b].positions,
+                        hi,
+                        lo,
+                        self.manifest().max_ply,
+                        filters,
+                        &mut out,
+                    )?;
+                }
             }
-            add_bucket_rows(&unit.rows, hi, lo, filters, &mut out)?;
         }
         Ok(out.into_iter().collect())
     }
@@ -474,21 +490,26 @@ fn tally_of<'a>(out: &'a mut Tallies, uci: &str) -> &'a mut Tally {
 }
 
 /// Adds to `out` the rows of the position `(hi, lo)` in an explorer aggregate whose buckets
-/// pass `filters`.
+/// pass `filters`; whether the aggregate has rows of the position (whatever the filters).
 fn add_bucket_rows(
     rows: &crate::lookup::SortedFiles,
     hi: i64,
     lo: i64,
     filters: &Filters,
     out: &mut Tallies,
-) -> Result<(), DbError> {
+) -> Result<bool, DbError> {
     use crate::merge::Part;
     use crate::runs::Decode;
+    let mut found = false;
     for batch in rows.rows(&[hi], Part::COLUMNS)? {
         let p = Part::decode(&batch)?;
         let sums = Sums(p.counts.clone());
         for i in 0..batch.num_rows() {
-            if int_at(&p.lo, i) != Some(lo) || !p.uci.is_valid(i) {
+            if int_at(&p.lo, i) != Some(lo) {
+                continue;
+            }
+            found = true;
+            if !p.uci.is_valid(i) {
                 continue;
             }
             let when = p.when(i);
@@ -496,6 +517,47 @@ fn add_bucket_rows(
             if filters.keeps_bucket(int_at(&p.group, i), speed, when) {
                 tally_of(out, p.uci.value(i)).add(&sums.at(i, when));
             }
+        }
+    }
+    Ok(found)
+}
+
+/// Adds to `out` the games counted for the position `(hi, lo)` in a batch's `positions` that
+/// pass `filters` (no player filter), each as a tally of one game: what its rows in the
+/// aggregate would add (sql/explorer.sql: its result, and its Elo sum when it has one).
+fn add_counted(
+    positions: &crate::lookup::SortedFiles,
+    hi: i64,
+    lo: i64,
+    max_ply: u32,
+    filters: &Filters,
+    out: &mut Tallies,
+) -> Result<(), DbError> {
+    use crate::lists::Positions;
+    use crate::runs::Decode;
+    let max_ply = i64::from(max_ply);
+    for batch in positions.rows(&[hi], Positions::COLUMNS)? {
+        let p = Positions::decode(&batch)?;
+        for i in 0..batch.num_rows() {
+            if p.lo.value(i) != lo || !p.is_counted(i, max_ply) {
+                continue;
+            }
+            let elo_sum = int_at(&p.elo_sum, i);
+            let month = int_at(&p.played_on, i).and_then(month_of);
+            if !filters.keeps_game(elo_sum, p.speed_at(i), month) {
+                continue;
+            }
+            let outcome = int_at(&p.outcome, i);
+            let game = Tally {
+                games: 1,
+                white: i64::from(outcome == Some(1)),
+                draws: i64::from(outcome == Some(0)),
+                black: i64::from(outcome == Some(-1)),
+                rating_sum: elo_sum.unwrap_or(0),
+                rated: i64::from(elo_sum.is_some()),
+                last: month,
+            };
+            tally_of(out, p.next_uci.value(i)).add(&game);
         }
     }
     Ok(())

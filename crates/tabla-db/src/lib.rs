@@ -60,7 +60,9 @@ pub use explore::{Explorer, GAMES_LISTED, GameRef, MoveStats, Target};
 pub use filters::{Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
 pub use games::GamePage;
 pub use import::{DEFAULT_MAX_PLY, EXPLORER_SQL, ImportOptions, ImportSummary, SIDECAR, import};
-pub use manifest::{Batch, Compaction, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION};
+pub use manifest::{
+    Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION,
+};
 pub use output::{Format, write_rows};
 pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
 pub use tables::explorer_schema;

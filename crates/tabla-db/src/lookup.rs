@@ -372,6 +372,11 @@ pub(crate) struct ExplorerLookups {
     /// The per-move totals of its popular positions (`crate::totals`); `None` for a compaction,
     /// an aggregate made elsewhere, or one imported before they existed.
     pub totals: Option<SortedFiles>,
+    /// The batches (indices in [`Lookups::batches`]) whose counted rows in `positions` answer
+    /// a position that has no rows in this aggregate: those whose aggregates hold only the
+    /// positions they count for [`crate::lists::LISTED_FROM`] games or more
+    /// ([`crate::Batch::explorer_from`]).
+    pub fallback: Vec<usize>,
 }
 
 /// The files under `dir` when it is a directory.
@@ -412,15 +417,19 @@ impl Lookups {
             });
         }
         let mut explorer = Vec::new();
-        for part in manifest.explorer_parts(dir) {
-            // An import's aggregate is `batches/N/explorer`, its totals `batches/N/totals`.
-            let totals = match part.parent() {
-                Some(batch) if part.ends_with("explorer") => open_if_dir(batch.join("totals"))?,
-                _ => None,
+        for unit in manifest.explorer_units() {
+            let totals = match &unit.totals {
+                Some(totals) => open_if_dir(dir.join(totals))?,
+                None => None,
             };
+            let fallback = (manifest.batches.iter().enumerate())
+                .filter(|(_, b)| unit.fallback.contains(&b.id))
+                .map(|(i, _)| i)
+                .collect();
             explorer.push(ExplorerLookups {
-                rows: SortedFiles::open(&[part], "key_hi")?,
+                rows: SortedFiles::open(&[dir.join(&unit.dir)], "key_hi")?,
                 totals,
+                fallback,
             });
         }
         Ok(Lookups {

@@ -58,6 +58,19 @@ pub(crate) fn compaction_dir(id: u32) -> PathBuf {
     Path::new("explorer").join(format!("{id:06}"))
 }
 
+/// One part of the explorer's aggregate: an import's, or a compaction's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplorerUnit {
+    /// Its directory, relative to the database's.
+    pub dir: PathBuf,
+    /// The directory of its per-move totals (an import's), relative to the database's.
+    pub totals: Option<PathBuf>,
+    /// The batches whose aggregates hold only their popular positions
+    /// ([`Batch::explorer_from`] above 1): a position without rows in this part is counted
+    /// from their `positions` (a position with rows here is complete).
+    pub fallback: Vec<u32>,
+}
+
 /// One import: its tables live in `batches/<id>/`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Batch {
@@ -75,6 +88,16 @@ pub struct Batch {
     pub warnings: u64,
     /// Rows of its positions table.
     pub positions: u64,
+    /// The fewest games a position needs in this import to have rows in its explorer
+    /// aggregate (and totals and lists): the others are counted from its `positions`. 1 (also
+    /// when absent) for an aggregate that holds every position, as one made elsewhere does.
+    #[serde(default = "every_position")]
+    pub explorer_from: u64,
+}
+
+/// [`Batch::explorer_from`] of an aggregate that holds every position.
+fn every_position() -> u64 {
+    1
 }
 
 /// An input of an import, identified by its content.
@@ -179,17 +202,34 @@ impl Manifest {
     /// The directories (relative to the database's) whose Parquet files make the `explorer`
     /// table: the compaction's, then those of the batches after it.
     pub fn explorer_dirs(&self) -> Vec<PathBuf> {
+        self.explorer_units().into_iter().map(|u| u.dir).collect()
+    }
+
+    /// The explorer's parts, each with the batches it answers for: the compaction (the
+    /// batches up to [`Compaction::through`]), then each batch after it.
+    pub fn explorer_units(&self) -> Vec<ExplorerUnit> {
         let through = self.compacted.as_ref().map_or(0, |c| c.through);
-        self.compacted
+        let thresholded = |keep: &dyn Fn(u32) -> bool| -> Vec<u32> {
+            (self.batches.iter())
+                .filter(|b| keep(b.id) && b.explorer_from > 1)
+                .map(|b| b.id)
+                .collect()
+        };
+        let compaction = self.compacted.iter().map(|c| ExplorerUnit {
+            dir: c.dir(),
+            totals: None,
+            fallback: thresholded(&|id| id <= through),
+        });
+        let batches = self
+            .batches
             .iter()
-            .map(Compaction::dir)
-            .chain(
-                self.batches
-                    .iter()
-                    .filter(|b| b.id > through)
-                    .map(|b| b.dir().join("explorer")),
-            )
-            .collect()
+            .filter(|b| b.id > through)
+            .map(|b| ExplorerUnit {
+                dir: b.dir().join("explorer"),
+                totals: Some(b.dir().join("totals")),
+                fallback: thresholded(&|id| id == b.id),
+            });
+        compaction.chain(batches).collect()
     }
 
     /// The explorer's parts on disk, under the database directory `dir`: [`Manifest::explorer_dirs`]
@@ -247,6 +287,7 @@ mod tests {
             errors: 1,
             warnings: 0,
             positions: 9,
+            explorer_from: 32,
         });
         m.write(dir.path()).expect("write");
         assert_eq!(Manifest::read(dir.path()).expect("read"), m);

@@ -106,8 +106,13 @@ pub(crate) struct Merged {
 }
 
 /// Writes the sum of the explorer parts in `runs` (each sorted by `key_hi`, `key_lo`) to the
-/// Parquet file `out`: a row per key, move and bucket, sorted by key and move.
-pub(crate) fn merge_parts(mut runs: Runs<Part>, out: &Path) -> Result<Merged, DbError> {
+/// Parquet file `out`: a row per key, move and bucket, sorted by key and move; only the keys
+/// whose rows add up to at least `min_games` games (1: every key).
+pub(crate) fn merge_parts(
+    mut runs: Runs<Part>,
+    out: &Path,
+    min_games: u64,
+) -> Result<Merged, DbError> {
     let mut writer = LookupWriter::create(
         out,
         crate::tables::explorer_schema(),
@@ -154,6 +159,11 @@ pub(crate) fn merge_parts(mut runs: Runs<Part>, out: &Path) -> Result<Merged, Db
             return Err(e);
         }
         merged.rows_before += rows.len() as u64;
+        let games: i64 = rows.iter().map(|r| r.1[0]).sum();
+        if games < i64::try_from(min_games).unwrap_or(i64::MAX) {
+            rows.clear();
+            continue;
+        }
         if rows.len() > 1 {
             rows.sort_unstable_by_key(|r| r.0);
         }
@@ -336,7 +346,7 @@ mod tests {
         }
         let out = dir.path().join("merged.parquet");
         let runs = Runs::open(&parts, 8192).expect("open");
-        let merged = merge_parts(runs, &out).expect("merge");
+        let merged = merge_parts(runs, &out, 1).expect("merge");
         assert_eq!(merged.rows_before, 180);
         let got = read(&out);
         assert_eq!(merged.rows as usize, got.len());
@@ -346,5 +356,27 @@ mod tests {
             got.into_iter().map(|(k, g, c)| ((k, g), c)).collect();
         assert_eq!(got.len(), merged.rows as usize, "each group once");
         assert_eq!(got, expected);
+        // With a threshold, the keys whose games add up to less are left out, the others whole.
+        let mut per_key: BTreeMap<(i64, i64), i64> = BTreeMap::new();
+        for ((key, _), counts) in &expected {
+            *per_key.entry(*key).or_default() += counts[0];
+        }
+        let mut totals: Vec<i64> = per_key.values().copied().collect();
+        totals.sort_unstable();
+        let min = totals[totals.len() / 2];
+        assert!(min > totals[0], "some keys fall below {min}: {totals:?}");
+        let popular = dir.path().join("popular.parquet");
+        let runs = Runs::open(&parts, 8192).expect("open");
+        merge_parts(runs, &popular, min as u64).expect("merge");
+        let got: BTreeMap<((i64, i64), Group), [i64; 6]> = read(&popular)
+            .into_iter()
+            .map(|(k, g, c)| ((k, g), c))
+            .collect();
+        let want: BTreeMap<((i64, i64), Group), [i64; 6]> = expected
+            .into_iter()
+            .filter(|((key, _), _)| per_key[key] >= min)
+            .collect();
+        assert!(!want.is_empty());
+        assert_eq!(got, want);
     }
 }
