@@ -125,7 +125,7 @@ fn sum_parts(
         .join(", ");
     let rows = if completed > 0 {
         tables::register_positions(&engine, std::slice::from_ref(&completion), false)?;
-        let counted = crate::EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
+        let counted = tables::explorer_sql(manifest.max_ply);
         format!(
             "SELECT {groups}, {counts} FROM explorer UNION ALL \
              SELECT {groups}, {counts} FROM ({counted}\n) counted"

@@ -345,14 +345,10 @@ impl Database {
                 // Not one of the unit's popular positions: its games are counted from the
                 // positions of the batches whose aggregates hold only those.
                 for &b in &unit.fallback {
-                    add_counted(
-                        &lookups.batches[b].positions,
-                        hi,
-                        lo,
-                        self.manifest().max_ply,
-                        filters,
-                        &mut out,
-                    )?;
+                    let positions = &lookups.batches[b].positions;
+                    self.each_counted(positions, hi, lo, filters, |p, i, game| {
+                        tally_of(&mut out, p.next_uci.value(i)).add(&one_game(p, i, &game));
+                    })?;
                 }
             }
         }
@@ -404,16 +400,23 @@ impl Database {
             {
                 continue;
             }
-            counted(
-                &batch.positions,
-                hi,
-                lo,
-                self.manifest().max_ply,
-                filters,
-                &mut out,
-            )?;
+            self.each_counted(&batch.positions, hi, lo, filters, |_, _, game| {
+                out.push(game);
+            })?;
         }
         Ok(out)
+    }
+
+    /// [`each_counted`] under this database's max-ply.
+    fn each_counted(
+        &self,
+        positions: &crate::lookup::SortedFiles,
+        hi: i64,
+        lo: i64,
+        filters: &Filters,
+        each: impl FnMut(&crate::lists::Positions, usize, Reached),
+    ) -> Result<(), DbError> {
+        each_counted(positions, hi, lo, self.manifest().max_ply, filters, each)
     }
 
     /// The `game_id` and `ply` columns of a query's rows.
@@ -522,45 +525,19 @@ fn add_bucket_rows(
     Ok(found)
 }
 
-/// Adds to `out` the games counted for the position `(hi, lo)` in a batch's `positions` that
-/// pass `filters` (no player filter), each as a tally of one game: what its rows in the
-/// aggregate would add (sql/explorer.sql: its result, and its Elo sum when it has one).
-fn add_counted(
-    positions: &crate::lookup::SortedFiles,
-    hi: i64,
-    lo: i64,
-    max_ply: u32,
-    filters: &Filters,
-    out: &mut Tallies,
-) -> Result<(), DbError> {
-    use crate::lists::Positions;
-    use crate::runs::Decode;
-    let max_ply = i64::from(max_ply);
-    for batch in positions.rows(&[hi], Positions::COLUMNS)? {
-        let p = Positions::decode(&batch)?;
-        for i in 0..batch.num_rows() {
-            if p.lo.value(i) != lo || !p.is_counted(i, max_ply) {
-                continue;
-            }
-            let elo_sum = int_at(&p.elo_sum, i);
-            let month = int_at(&p.played_on, i).and_then(month_of);
-            if !filters.keeps_game(elo_sum, p.speed_at(i), month) {
-                continue;
-            }
-            let outcome = int_at(&p.outcome, i);
-            let game = Tally {
-                games: 1,
-                white: i64::from(outcome == Some(1)),
-                draws: i64::from(outcome == Some(0)),
-                black: i64::from(outcome == Some(-1)),
-                rating_sum: elo_sum.unwrap_or(0),
-                rated: i64::from(elo_sum.is_some()),
-                last: month,
-            };
-            tally_of(out, p.next_uci.value(i)).add(&game);
-        }
+/// What counted row `i` of `p` (the game `game`) adds to its move's tally: what its rows in
+/// the aggregate would add (sql/explorer.sql: one game, its result, its Elo sum if it has one).
+fn one_game(p: &crate::lists::Positions, i: usize, game: &Reached) -> Tally {
+    let outcome = int_at(&p.outcome, i);
+    Tally {
+        games: 1,
+        white: i64::from(outcome == Some(1)),
+        draws: i64::from(outcome == Some(0)),
+        black: i64::from(outcome == Some(-1)),
+        rating_sum: game.elo_sum.unwrap_or(0),
+        rated: i64::from(game.elo_sum.is_some()),
+        last: game.played_on.and_then(month_of),
     }
-    Ok(())
 }
 
 /// Adds to `out` the totals of the position `(hi, lo)` in an import's totals table; whether
@@ -632,15 +609,16 @@ fn listed(
     Ok(found)
 }
 
-/// Adds to `out` the games counted for the position `(hi, lo)` in a batch's `positions` that
-/// pass `filters` (no player filter).
-fn counted(
+/// Calls `each` with the rows of the position `(hi, lo)` in a batch's `positions` that count
+/// for it (the explorer's rule) and pass `filters` (no player filter): the batch, the row,
+/// and the game as the lists order it.
+fn each_counted(
     positions: &crate::lookup::SortedFiles,
     hi: i64,
     lo: i64,
     max_ply: u32,
     filters: &Filters,
-    out: &mut Vec<Reached>,
+    mut each: impl FnMut(&crate::lists::Positions, usize, Reached),
 ) -> Result<(), DbError> {
     use crate::lists::Positions;
     use crate::runs::Decode;
@@ -654,12 +632,13 @@ fn counted(
             let played = int_at(&p.played_on, i);
             let elo_sum = int_at(&p.elo_sum, i);
             if filters.keeps_game(elo_sum, p.speed_at(i), played.and_then(month_of)) {
-                out.push(Reached {
+                let game = Reached {
                     game_id: p.game_id.value(i),
                     ply: int_at(&p.ply, i).unwrap_or(0).max(0) as u64,
                     elo_sum,
                     played_on: played,
-                });
+                };
+                each(&p, i, game);
             }
         }
     }

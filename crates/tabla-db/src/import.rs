@@ -24,9 +24,6 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use tabla_convert::{Input, Options, PositionsTable, ProgressSink};
 
-/// The explorer's aggregate, as one SQL query over `games` and `positions`.
-pub const EXPLORER_SQL: &str = include_str!("../../../sql/explorer.sql");
-
 /// Positions each conversion thread holds before it writes them, sorted, as one file: the
 /// import's memory bound for them.
 const POSITIONS_PER_THREAD: usize = 4 << 20;
@@ -338,7 +335,7 @@ fn attach(
     } else {
         // Positions as `tabla convert --positions` writes them, by month and not
         // necessarily sorted by key: the engine's hash aggregation, spilling past its memory.
-        let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
+        let sql = tables::explorer_sql(manifest.max_ply);
         let out = staging.join("explorer").join("part-00000.parquet");
         write_explorer(&engine, &sql, &out)?
     };
@@ -459,7 +456,7 @@ fn aggregate_files(
     manifest: &Manifest,
     files: &[PathBuf],
 ) -> Result<Runs<crate::merge::Part>, DbError> {
-    let sql = EXPLORER_SQL.replace("${max_ply}", &manifest.max_ply.to_string());
+    let sql = tables::explorer_sql(manifest.max_ply);
     let runtime = crate::engine::runtime(options.threads)?;
     let one_file = EngineOptions {
         threads: 1,

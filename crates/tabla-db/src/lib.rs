@@ -59,10 +59,10 @@ pub use error::DbError;
 pub use explore::{Explorer, GAMES_LISTED, GameRef, MoveStats, Target};
 pub use filters::{Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
 pub use games::GamePage;
-pub use import::{DEFAULT_MAX_PLY, EXPLORER_SQL, ImportOptions, ImportSummary, SIDECAR, import};
+pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, import};
 pub use manifest::{
     Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION,
 };
 pub use output::{Format, write_rows};
 pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
-pub use tables::explorer_schema;
+pub use tables::{EXPLORER_SQL, explorer_schema, explorer_sql};

@@ -13,6 +13,19 @@ use std::path::Path;
 use std::sync::Arc;
 use tabla_convert::{PositionsTable, games_schema, positions_schema};
 
+/// The explorer's aggregate, as one SQL query over `positions` (`${max_ply}` standing for the
+/// database's max-ply: [`explorer_sql`]).
+pub const EXPLORER_SQL: &str = include_str!("../../../sql/explorer.sql");
+
+/// [`EXPLORER_SQL`] for a database of max-ply `max_ply`.
+///
+/// ```
+/// assert!(tabla_db::explorer_sql(50).contains("p.ply < 50"));
+/// ```
+pub fn explorer_sql(max_ply: u32) -> String {
+    EXPLORER_SQL.replace("${max_ply}", &max_ply.to_string())
+}
+
 /// The `explorer` table's schema: the columns of `sql/explorer.sql`.
 pub fn explorer_schema() -> SchemaRef {
     let int = |name: &str| Field::new(name, DataType::Int64, true);
