@@ -235,8 +235,11 @@ impl Database {
         if self.manifest().batches.is_empty() {
             return Ok(answer);
         }
+        // The batches whose rows of the position were read for the counts, with its games
+        // there: the lists take them rather than reading them again.
+        let mut scanned = Scanned::new();
         let tallies = if filters.on_buckets() {
-            self.tallies_from_aggregate(hi, lo, filters)?
+            self.tallies_from_aggregate(hi, lo, filters, &mut scanned)?
         } else {
             self.tallies_from_positions(&self.reached_sql(hi, lo, filters))?
         };
@@ -283,7 +286,7 @@ impl Database {
                             .iter()
                             .all(|b| b.lists.is_some() && b.lists_all.is_some()));
             let (top, recent) = if looked_up {
-                let reached = self.reached(hi, lo, filters)?;
+                let reached = self.reached(hi, lo, filters, scanned)?;
                 (
                     best(&reached, |g| g.elo_sum),
                     best(&reached, |g| g.played_on),
@@ -322,12 +325,14 @@ impl Database {
     }
 
     /// Per move, the aggregate's rows of the position whose buckets pass `filters`: without
-    /// filters, an import's totals of the position when it has them.
+    /// filters, an import's totals of the position when it has them; when a part has no rows
+    /// of it, its games in the positions of that part's batches (kept in `scanned`).
     fn tallies_from_aggregate(
         &self,
         hi: i64,
         lo: i64,
         filters: &Filters,
+        scanned: &mut Scanned,
     ) -> Result<Vec<(String, Tally)>, DbError> {
         let mut out = Tallies::default();
         let everything = self.use_lists && filters.is_empty();
@@ -346,8 +351,10 @@ impl Database {
                 // positions of the batches whose aggregates hold only those.
                 for &b in &unit.fallback {
                     let positions = &lookups.batches[b].positions;
+                    let games = scanned.entry(b).or_default();
                     self.each_counted(positions, hi, lo, filters, |p, i, game| {
                         tally_of(&mut out, p.next_uci.value(i)).add(&one_game(p, i, &game));
+                        games.push(game);
                     })?;
                 }
             }
@@ -383,10 +390,20 @@ impl Database {
     /// The games counted for the position under `filters` (no player filter), looked up: from
     /// each batch's lists of the position when the filters fall on buckets and the batch has
     /// them (a position it counts for at least `LISTED_FROM` games), else from its rows in
-    /// the batch's `positions` under the counting rule.
-    fn reached(&self, hi: i64, lo: i64, filters: &Filters) -> Result<Vec<Reached>, DbError> {
+    /// the batch's `positions` under the counting rule (those `scanned` already read).
+    fn reached(
+        &self,
+        hi: i64,
+        lo: i64,
+        filters: &Filters,
+        mut scanned: Scanned,
+    ) -> Result<Vec<Reached>, DbError> {
         let mut out = Vec::new();
-        for batch in &self.lookups()?.batches {
+        for (b, batch) in self.lookups()?.batches.iter().enumerate() {
+            if let Some(games) = scanned.remove(&b) {
+                out.extend(games);
+                continue;
+            }
             // Without filters the lists over all buckets (16 games), else those per bucket.
             let lists = if filters.is_empty() {
                 batch.lists_all.as_ref()
@@ -482,6 +499,10 @@ impl Database {
 /// The games in record batches with the columns of [`Database::game_refs`].
 /// Tallies per move (UCI).
 type Tallies = std::collections::BTreeMap<String, Tally>;
+
+/// Per batch (index in the lookups' batches), the games of the position read from its
+/// `positions` under the filters of the question.
+type Scanned = std::collections::HashMap<usize, Vec<Reached>>;
 
 /// The tally of `uci` in `out` (no text copied when it is there: a popular position has many
 /// rows per move).
