@@ -326,21 +326,35 @@ mod tests {
         let keys: Vec<u64> = (0..64u64)
             .map(|i| 0x5555_0000_0000_0000 | i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20)
             .collect();
-        let found = std::sync::atomic::AtomicUsize::new(0);
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let found = AtomicUsize::new(0);
+        let writing = AtomicUsize::new(2);
         std::thread::scope(|scope| {
             for t in 0..2 {
-                let (tt, keys) = (&tt, &keys);
+                let (tt, keys, writing) = (&tt, &keys, &writing);
                 scope.spawn(move || {
                     for round in 0..200_000 {
                         let k = keys[(round * 7 + t * 13) % keys.len()];
                         tt.store(k, entry_for(k));
                     }
+                    writing.fetch_sub(1, Ordering::SeqCst);
                 });
             }
             for t in 0..2 {
-                let (tt, keys, found) = (&tt, &keys, &found);
+                let (tt, keys, found, writing) = (&tt, &keys, &found, &writing);
                 scope.spawn(move || {
-                    for round in 0..200_000 {
+                    // Read for as long as a writer runs (on a busy machine the readers may be
+                    // run before the writers start), then once more over every key (5 and 64
+                    // are coprime), which finds what the writers left in the bucket.
+                    let (mut round, mut last_pass) = (0usize, keys.len());
+                    loop {
+                        if round >= 200_000 && writing.load(Ordering::SeqCst) == 0 {
+                            if last_pass == 0 {
+                                break;
+                            }
+                            last_pass -= 1;
+                        }
+                        round += 1;
                         let k = keys[(round * 5 + t * 3) % keys.len()];
                         if let Some(e) = tt.probe(k) {
                             let want = entry_for(k);
@@ -349,7 +363,7 @@ mod tests {
                                 (want.mv, want.value, want.eval, want.depth, want.bound),
                                 "key {k:x}"
                             );
-                            found.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            found.fetch_add(1, Ordering::Relaxed);
                         }
                     }
                 });
