@@ -62,6 +62,7 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> anyhow::Result<()> {
         },
         max_ply: args.max_ply,
         threads,
+        game_ids: tabla_convert::GameIds::FromPlace,
     };
 
     let progress = BarProgress::new(total);

@@ -38,6 +38,7 @@ fn main() {
         positions,
         max_ply,
         threads: NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN),
+        game_ids: tabla_convert::GameIds::FromPlace,
     };
     let bytes: u64 = options.inputs.iter().filter_map(input_len).sum();
     let start = Instant::now();

@@ -85,6 +85,9 @@ pub(crate) struct Job<'a> {
     pub plan: OutputPlan,
     pub positions_to: Option<u32>,
     pub threads: usize,
+    pub game_ids: crate::GameIds,
+    /// The next id to give with [`crate::GameIds::Numbered`].
+    pub next_id: AtomicU64,
     pub progress: &'a dyn ProgressSink,
     queue: Mutex<Queue>,
     ready: Condvar,
@@ -98,6 +101,7 @@ impl<'a> Job<'a> {
         plan: OutputPlan,
         positions_to: Option<u32>,
         threads: usize,
+        game_ids: crate::GameIds,
         progress: &'a dyn ProgressSink,
     ) -> Job<'a> {
         let mut queue = Queue::default();
@@ -137,6 +141,11 @@ impl<'a> Job<'a> {
             plan,
             positions_to,
             threads,
+            game_ids,
+            next_id: AtomicU64::new(match game_ids {
+                crate::GameIds::Numbered { first } => first,
+                crate::GameIds::FromPlace => 0,
+            }),
             progress,
             queue: Mutex::new(queue),
             ready: Condvar::new(),

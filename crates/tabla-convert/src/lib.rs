@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! use std::num::NonZeroUsize;
-//! use tabla_convert::{Input, NoProgress, Options, PositionsTable, convert};
+//! use tabla_convert::{GameIds, Input, NoProgress, Options, PositionsTable, convert};
 //!
 //! let options = Options {
 //!     inputs: vec![Input::Path("lichess_db_standard_rated_2013-01.pgn.zst".into())],
@@ -19,6 +19,7 @@
 //!     positions: PositionsTable::Full,
 //!     max_ply: Some(20),
 //!     threads: NonZeroUsize::new(8).unwrap(),
+//!     game_ids: GameIds::FromPlace,
 //! };
 //! let summary = convert(&options, &NoProgress)?;
 //! println!("{} games, {} positions", summary.games, summary.positions);
@@ -30,7 +31,7 @@
 //!
 //! | column | type | from |
 //! |---|---|---|
-//! | `game_id` | Int64 | [`game_id`]: the input's name and where the game starts in it (its 64 bits read as a signed number, since Spark has no unsigned integers) |
+//! | `game_id` | Int64 | [`game_id`]: the input's name and where the game starts in it (its 64 bits read as a signed number, since Spark has no unsigned integers); or a number, with [`GameIds::Numbered`] |
 //! | `event`, `site`, `round`, `white`, `black`, `result`, `utc_time`, `white_title`, `black_title`, `eco`, `opening`, `time_control`, `termination` | Utf8 | the tags `Event`, `Site`, `Round`, `White`, `Black`, `Result`, `UTCTime`, `WhiteTitle`, `BlackTitle`, `ECO`, `Opening`, `TimeControl`, `Termination`; null when absent |
 //! | `date`, `utc_date` | Date32 | the tags `Date`, `UTCDate`; null when absent, partial (`2024.??.??`) or not a date |
 //! | `white_elo`, `black_elo`, `white_rating_diff`, `black_rating_diff` | Int32 | `WhiteElo`, `BlackElo`, `WhiteRatingDiff`, `BlackRatingDiff`; null when absent or not an integer |
@@ -90,7 +91,12 @@
 //! [`game_id`] derives a game's id from the input's file name and where the game starts in it
 //! (the zstd frame and the offset in its text; the byte offset for plain text), so ids do not
 //! depend on the threads or on how the input is cut, never repeat within an input, and a game
-//! gets the same id whichever machine converts its file.
+//! gets the same id whichever machine converts its file. [`GameIds::Numbered`] numbers the
+//! games instead (from a given first id, in the order the threads reach them): unique and
+//! dense, so a column of them takes a third of the bytes in a table sorted by something else
+//! (`tabla db` numbers its games so), but not repeatable from one run to the next with more
+//! than one thread. The `positions` table of [`PositionsTable::Keys`] stores `game_id` as
+//! differences (delta encoding) for that reason.
 //!
 //! ## Threads and memory
 //! Plain files are cut into byte ranges ([`tabla_pgn::Reader::range`]); pzstd files (the
@@ -124,7 +130,7 @@ mod worker;
 
 pub use error::ConvertError;
 pub use game_id::game_id;
-pub use options::{Input, Limits, Options, PAGE_ROWS, PositionsTable};
+pub use options::{GameIds, Input, Limits, Options, PAGE_ROWS, PositionsTable};
 pub use output::DEFAULT_PARTITION;
 pub use progress::{NoProgress, ProgressSink};
 pub use speed::{SPEEDS, speed};
@@ -212,7 +218,14 @@ pub fn convert_with(
     let positions_to =
         (options.positions != PositionsTable::None).then_some(options.max_ply.unwrap_or(u32::MAX));
     let threads = options.threads.get();
-    let job = job::Job::new(prepared, plan, positions_to, threads, progress);
+    let job = job::Job::new(
+        prepared,
+        plan,
+        positions_to,
+        threads,
+        options.game_ids,
+        progress,
+    );
     let results: Vec<std::thread::Result<output::Written>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|worker| {

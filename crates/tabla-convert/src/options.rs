@@ -75,6 +75,25 @@ pub struct Options {
     pub max_ply: Option<u32>,
     /// Worker threads.
     pub threads: NonZeroUsize,
+    /// How games get their `game_id`.
+    pub game_ids: GameIds,
+}
+
+/// How a conversion gives its games their `game_id`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum GameIds {
+    /// From the input's name and where the game starts in it ([`crate::game_id`]): the same id
+    /// whatever the threads or the machine, 64 bits that look random.
+    #[default]
+    FromPlace,
+    /// `first`, `first + 1`, ... in the order the threads reach the games: unique within the
+    /// conversion and dense, so that a column of them in key order takes about log2(games) bits
+    /// a row rather than 64 (`tabla db import` numbers a database's games so), but not the same
+    /// from one run to the next when more than one thread reads.
+    Numbered {
+        /// The first game's id.
+        first: u64,
+    },
 }
 
 /// The positions table a conversion writes.

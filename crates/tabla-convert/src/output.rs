@@ -84,8 +84,12 @@ impl OutputPlan {
                 positions_props.set_column_dictionary_enabled(ColumnPath::from(column), false);
         }
         if positions == PositionsTable::Keys {
-            positions_props = positions_props
-                .set_column_encoding(ColumnPath::from("key_hi"), Encoding::DELTA_BINARY_PACKED);
+            // Numbered game ids (`GameIds::Numbered`) in key order: their differences take
+            // about log2(games) + 1 bits, where zstd over plain values keeps whole bytes.
+            for column in ["key_hi", "game_id"] {
+                positions_props = positions_props
+                    .set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
+            }
         }
         let positions_props = positions_props
             .set_max_row_group_row_count(Some(limits.positions_per_row_group.max(1)))

@@ -2,6 +2,7 @@
 //! range, a pzstd frame, a whole stream, or a chunk another worker decoded), reading the games
 //! with the PGN reader and writing them to its own files.
 
+use crate::GameIds;
 use crate::boundary::{Local, local_start};
 use crate::game_id::id_from_hash;
 use crate::job::{Batched, Chunk, Job, Next, Shared, Task, panic_message};
@@ -453,12 +454,17 @@ impl<'j, 'a> Worker<'j, 'a> {
                 (true, None) => Some(std::borrow::Cow::Borrowed(TOO_LARGE)),
                 (true, Some(e)) => Some(std::borrow::Cow::Owned(format!("{e}; {TOO_LARGE}"))),
             };
-            let (ordinal, in_frame) = t.locate(start);
-            let id = id_from_hash(name_hash, ordinal, in_frame).ok_or_else(|| {
-                ConvertError::TooLarge {
-                    input: self.input(i).clone(),
+            let id = match self.job.game_ids {
+                GameIds::FromPlace => {
+                    let (ordinal, in_frame) = t.locate(start);
+                    id_from_hash(name_hash, ordinal, in_frame).ok_or_else(|| {
+                        ConvertError::TooLarge {
+                            input: self.input(i).clone(),
+                        }
+                    })?
                 }
-            })?;
+                GameIds::Numbered { .. } => self.job.next_id.fetch_add(1, Ordering::Relaxed),
+            };
             self.sink.add_game(id, record, &text, error.as_deref())?;
             let now = consumed(&t, end);
             drop(t);

@@ -365,3 +365,52 @@ fn positions_repeat_their_games_outcome_elo_sum_speed_and_date() {
     let b = |ply| (Some(19880000), ply, None, None, None);
     assert_eq!(rows, [b(0), b(1), a(0), a(1), a(2)]);
 }
+
+#[test]
+fn numbered_ids_are_dense_and_name_the_same_games_and_positions() {
+    // Two inputs on two threads: numbered from 1,000, each game keeps its content and its
+    // positions, and the ids are exactly 1,000 to 999 + games, each once.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs = [
+        testdata().dir.join("lichess_db_1000k.pgn"),
+        testdata().dir.join("twic1599_1000k.pgn"),
+    ];
+    let convert = |ids: tabla_convert::GameIds, name: &str| {
+        let out = dir.path().join(name);
+        let mut opts = options(&inputs, &out, 2);
+        opts.positions = PositionsTable::Full;
+        opts.game_ids = ids;
+        run(&opts, &Limits::default());
+        let games = read_games(&out);
+        // Each game's content, with its positions (ply, key, next move) found through its id.
+        let mut positions: BTreeMap<u64, Vec<(u32, u128, Option<String>)>> = BTreeMap::new();
+        for row in read_positions(&out).into_iter().flat_map(|(_, rows)| rows) {
+            positions
+                .entry(row.game_id)
+                .or_default()
+                .push((row.ply, row.key, row.next_uci));
+        }
+        let mut ids: Vec<u64> = games.iter().map(|g| g.game_id).collect();
+        ids.sort_unstable();
+        let mut by_content: Vec<_> = games
+            .into_iter()
+            .map(|g| {
+                let mut rows = positions.remove(&g.game_id).unwrap_or_default();
+                rows.sort();
+                (g.movetext, g.uci, g.error, g.partition, rows)
+            })
+            .collect();
+        by_content.sort();
+        // No position row names a game that is not in `games`.
+        assert!(positions.is_empty(), "{name}: positions of unknown games");
+        (ids, by_content)
+    };
+    let (placed_ids, placed) = convert(tabla_convert::GameIds::FromPlace, "placed");
+    let (numbered_ids, numbered) =
+        convert(tabla_convert::GameIds::Numbered { first: 1_000 }, "numbered");
+    assert!(placed.len() > 100, "{} games", placed.len());
+    assert_eq!(numbered, placed);
+    let want: Vec<u64> = (1_000..1_000 + placed.len() as u64).collect();
+    assert_eq!(numbered_ids, want);
+    assert_ne!(placed_ids, want);
+}

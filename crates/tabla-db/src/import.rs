@@ -154,6 +154,7 @@ pub fn import(
     remove_leftovers(dir, &manifest)?;
 
     let id = manifest.next_batch_id();
+    let first_game_id = manifest.next_game_id();
     let staging = dir.join(format!(".staging-{id:06}"));
     let result = build_batch(options, &manifest, &records, &staging, progress);
     let summary = match result {
@@ -179,6 +180,7 @@ pub fn import(
         warnings: summary.warnings,
         positions: summary.positions,
         explorer_from: summary.explorer_from,
+        first_game_id: (!is_attach(options)).then_some(first_game_id),
     });
     manifest.write(dir)?;
     // The import is committed; a compaction that fails now leaves it in place.
@@ -199,6 +201,11 @@ pub fn import(
     })
 }
 
+/// Whether the import is of a `tabla convert` directory (its tables taken as they are).
+fn is_attach(options: &ImportOptions) -> bool {
+    options.inputs.len() == 1 && options.inputs[0].is_dir()
+}
+
 /// Converts and aggregates into `staging`.
 fn build_batch(
     options: &ImportOptions,
@@ -207,7 +214,7 @@ fn build_batch(
     staging: &Path,
     progress: &dyn ProgressSink,
 ) -> Result<ImportSummary, DbError> {
-    if options.inputs.len() == 1 && options.inputs[0].is_dir() {
+    if is_attach(options) {
         return attach(options, manifest, staging);
     }
     let threads = NonZeroUsize::new(options.engine.threads.max(1)).unwrap_or(NonZeroUsize::MIN);
@@ -228,6 +235,11 @@ fn build_batch(
         // Positions at plies 0 to max-ply - 1: those the explorer counts.
         max_ply: Some(manifest.max_ply - 1),
         threads,
+        // 1, 2, 3... over the database: in key order, `positions.game_id` then takes about
+        // 22 bits a row for 2 million games rather than 64 (docs/performance.md).
+        game_ids: tabla_convert::GameIds::Numbered {
+            first: manifest.next_game_id(),
+        },
     };
     // Larger position buffers than `tabla convert`'s: fewer, longer sorted runs, so that a
     // lookup of one key reads fewer files (4 Mi rows of about 60 bytes: 256 MiB per thread).
@@ -618,6 +630,7 @@ mod tests {
             positions: PositionsTable::Keys,
             max_ply: Some(DEFAULT_MAX_PLY - 1),
             threads: NonZeroUsize::new(2).expect("2"),
+            game_ids: tabla_convert::GameIds::Numbered { first: 1 },
         };
         let limits = tabla_convert::Limits {
             positions_per_worker: 300,

@@ -93,6 +93,12 @@ pub struct Batch {
     /// when absent) for an aggregate that holds every position, as one made elsewhere does.
     #[serde(default = "every_position")]
     pub explorer_from: u64,
+    /// The id of its first game when it numbered its games (`first_game_id` to
+    /// `first_game_id + games - 1`: [`tabla_convert::GameIds::Numbered`]); absent when its
+    /// ids came with its tables (a `tabla convert` directory's, derived from where each game
+    /// stands in its file) or the database is older.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_game_id: Option<u64>,
 }
 
 /// [`Batch::explorer_from`] of an aggregate that holds every position.
@@ -242,6 +248,21 @@ impl Manifest {
             .collect()
     }
 
+    /// The id the next import numbers its first game with: past every numbered batch's ids
+    /// (ids start at 1).
+    ///
+    /// ```
+    /// let mut manifest = tabla_db::Manifest::new(50);
+    /// assert_eq!(manifest.next_game_id(), 1);
+    /// ```
+    pub fn next_game_id(&self) -> u64 {
+        self.batches
+            .iter()
+            .filter_map(|b| b.first_game_id.map(|first| first + b.games))
+            .max()
+            .unwrap_or(1)
+    }
+
     /// Games in the database.
     pub fn games(&self) -> u64 {
         self.batches.iter().map(|b| b.games).sum()
@@ -288,7 +309,14 @@ mod tests {
             warnings: 0,
             positions: 9,
             explorer_from: 32,
+            first_game_id: Some(1),
         });
+        // A batch with its own ids (a `tabla convert` directory's) numbers nothing.
+        let mut attached = m.batches[0].clone();
+        (attached.id, attached.games, attached.first_game_id) = (2, 40, None);
+        let mut both = m.clone();
+        both.batches.push(attached);
+        assert_eq!((m.next_game_id(), both.next_game_id()), (3, 3));
         m.write(dir.path()).expect("write");
         assert_eq!(Manifest::read(dir.path()).expect("read"), m);
         // Versions 1 and 2 (128-bit keys) are refused, saying what to do.

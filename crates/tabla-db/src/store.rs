@@ -67,13 +67,14 @@ pub(crate) async fn write_sorted(
     parquet.global.data_page_row_count_limit = PAGE_ROWS;
     parquet.global.compression = Some("zstd(3)".to_owned());
     parquet.global.dictionary_enabled = Some(dictionaries);
-    // The columns looked up by are sorted: their differences take fewer bits than the values.
-    // Hashes (keys, game ids) never repeat within a file: a dictionary would only be one more
-    // page for every lookup to read and decode.
+    // The columns looked up by are sorted: their differences take fewer bits than the values;
+    // so do the numbers of a database's games (ids) in any order. Keys and game ids rarely
+    // repeat within a file: a dictionary would only be one more page for every lookup to read
+    // and decode.
     for (column, encoding) in [
         ("key_hi", Some("delta_binary_packed")),
         ("key_lo", None),
-        ("game_id", sort_column_encoding(df.schema(), "game_id")),
+        ("game_id", Some("delta_binary_packed")),
     ] {
         let options = parquet
             .column_specific_options
@@ -90,14 +91,6 @@ pub(crate) async fn write_sorted(
         )
         .await?;
     Ok(count_written(&written))
-}
-
-/// Delta encoding for `column` when it is the first column of `schema` (the one sorted by).
-fn sort_column_encoding(
-    schema: &datafusion::common::DFSchema,
-    column: &str,
-) -> Option<&'static str> {
-    (schema.field(0).name() == column).then_some("delta_binary_packed")
 }
 
 /// The row count DataFusion reports for a write.
@@ -125,12 +118,14 @@ pub(crate) struct SortedLayout {
 }
 
 impl SortedLayout {
-    /// A table sorted by `key_hi`, `key_lo`, in row groups of `group_rows` rows.
+    /// A table sorted by `key_hi`, `key_lo`, in row groups of `group_rows` rows (its game
+    /// ids, numbers that do not repeat, also as differences: fewer bits than zstd over whole
+    /// values).
     pub(crate) fn by_key(group_rows: usize) -> SortedLayout {
         SortedLayout {
             group_rows,
             plain: &["key_hi", "key_lo", "game_id"],
-            delta: &["key_hi"],
+            delta: &["key_hi", "game_id"],
         }
     }
 }

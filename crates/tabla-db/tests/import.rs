@@ -75,6 +75,44 @@ fn imports_add_up_and_the_same_content_is_refused_under_any_name() {
     .expect("second import");
     assert_eq!((first.batch, second.batch), (1, 2));
     assert_eq!(start(&db), (games_ab, moves_ab.clone()));
+    // The database numbers its games 1, 2, 3... over both imports, each id once, and every
+    // position row names one of them.
+    let ids = |query: &str| -> Vec<i64> {
+        let batches = Database::open_with(&db, &engine())
+            .expect("open")
+            .sql(query)
+            .expect("query");
+        let batch = &batches[0];
+        (0..batch.num_columns())
+            .map(|c| {
+                let column = datafusion::arrow::compute::cast(
+                    batch.column(c),
+                    &datafusion::arrow::datatypes::DataType::Int64,
+                )
+                .expect("cast");
+                let column = column
+                    .as_any()
+                    .downcast_ref::<datafusion::arrow::array::Int64Array>()
+                    .expect("int64")
+                    .clone();
+                column.value(0)
+            })
+            .collect()
+    };
+    let all =
+        ids("SELECT COUNT(*), COUNT(DISTINCT game_id), MIN(game_id), MAX(game_id) FROM games");
+    assert_eq!(all[1..], [all[0], 1, all[0]]);
+    let manifest = tabla_db::Manifest::read(&db).expect("manifest");
+    let [a_batch, b_batch] = &manifest.batches[..] else {
+        panic!("two batches")
+    };
+    assert_eq!(a_batch.first_game_id, Some(1));
+    assert_eq!(b_batch.first_game_id, Some(1 + a_batch.games));
+    assert_eq!(a_batch.games + b_batch.games, all[0] as u64);
+    assert_eq!(
+        ids("SELECT COUNT(*) FROM positions WHERE game_id NOT IN (SELECT game_id FROM games)"),
+        [0]
+    );
 
     // The same bytes again, under the same name or another, add nothing.
     let copy = dir.path().join("renamed.pgn");
@@ -242,6 +280,7 @@ fn a_convert_directory_imports_as_its_pgn_and_an_aggregate_made_elsewhere_needs_
         positions: tabla_convert::PositionsTable::Full,
         max_ply: None,
         threads: std::num::NonZeroUsize::new(2).expect("2"),
+        game_ids: tabla_convert::GameIds::FromPlace,
     };
     tabla_convert::convert(&convert, &tabla_convert::NoProgress).expect("convert");
     let attached = dir.path().join("attached");

@@ -240,6 +240,7 @@ pub fn options(inputs: &[PathBuf], out: &Path, threads: usize) -> Options {
         positions: PositionsTable::None,
         max_ply: None,
         threads: NonZeroUsize::new(threads).expect("threads"),
+        game_ids: tabla_convert::GameIds::FromPlace,
     }
 }
 
