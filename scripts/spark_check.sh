@@ -5,9 +5,10 @@
 # `openjdk-17-jre-headless`), and takes a few minutes.
 #
 # Steps, in a temporary directory:
-#   1. tabla db import PGN... --db df --max-ply 50          (DataFusion's aggregate)
-#   2. tabla convert --positions --max-ply 49 --out parquet  (the same PGN, each file named by
-#      its BLAKE3 hash as the import names it, so that game ids are the same in both databases)
+#   1. tabla db import PGN... --db df --max-ply 50 --threads 1    (DataFusion's aggregate)
+#   2. tabla convert --positions --max-ply 49 --out parquet --threads 1 --number-games 1
+#      (the same PGN; on one thread both number the games 1, 2, 3... in the inputs' order, so
+#      that game ids are the same in both databases)
 #   3. scripts/spark_explorer.py parquet --max-ply 50        (Spark writes parquet/explorer/)
 #   4. tabla db import parquet --db spark --max-ply 50       (takes the three tables as they are)
 #   5. the row counts of games and positions, the explorer table summed per group (sorted), the
@@ -65,26 +66,15 @@ echo "== inputs: ${#pgn[@]} PGN files"
 echo "== java: $(java -version 2>&1 | head -1)"
 echo "== pyspark: $(python3 -c 'import pyspark; print(pyspark.__version__)')"
 
-echo "== 1. DataFusion: tabla db import PGN... --db df --max-ply $max_ply"
+echo "== 1. DataFusion: tabla db import PGN... --db df --max-ply $max_ply --threads 1"
 t=$(now)
-"$tabla" db import --db "$work/df" --max-ply "$max_ply" "${pgn[@]}"
+"$tabla" db import --db "$work/df" --max-ply "$max_ply" --threads 1 "${pgn[@]}"
 echo "   $(elapsed "$t") s"
 
-echo "== 2. tabla convert --positions --max-ply $((max_ply - 1)) (inputs named by their hash)"
-mkdir "$work/named"
-# The import names each input by its content hash (game ids derive from the name); the manifest
-# lists the hashes in input order.
-mapfile -t hashes < <(python3 -c '
-import json, sys
-for record in json.load(open(sys.argv[1]))["batches"][0]["inputs"]:
-    print(record["blake3"])' "$work/df/tabla-db.json")
-named=()
-for i in "${!pgn[@]}"; do
-  ln -s "$(realpath "${pgn[$i]}")" "$work/named/${hashes[$i]}"
-  named+=("$work/named/${hashes[$i]}")
-done
+echo "== 2. tabla convert --positions --max-ply $((max_ply - 1)) --threads 1 --number-games 1"
 t=$(now)
-"$tabla" convert --positions --max-ply "$((max_ply - 1))" --out "$work/parquet" "${named[@]}"
+"$tabla" convert --positions --max-ply "$((max_ply - 1))" --out "$work/parquet" --threads 1 \
+  --number-games 1 "${pgn[@]}"
 echo "   $(elapsed "$t") s"
 
 echo "== 3. Spark: scripts/spark_explorer.py parquet --max-ply $max_ply --master local[2]"

@@ -29,6 +29,11 @@ pub struct ConvertArgs {
     /// Worker threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
+    /// Number the games FIRST, FIRST + 1, ... (in the order the threads reach them: the same
+    /// numbers on every run with --threads 1) rather than deriving each id from the file's name
+    /// and where the game starts in it.
+    #[arg(long, value_name = "FIRST")]
+    number_games: Option<u64>,
 }
 
 /// Runs `tabla convert`: the summary goes to `out`, the progress bar and timing to stderr.
@@ -62,7 +67,10 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> anyhow::Result<()> {
         },
         max_ply: args.max_ply,
         threads,
-        game_ids: tabla_convert::GameIds::FromPlace,
+        game_ids: match args.number_games {
+            Some(first) => tabla_convert::GameIds::Numbered { first },
+            None => tabla_convert::GameIds::FromPlace,
+        },
     };
 
     let progress = BarProgress::new(total);

@@ -260,6 +260,36 @@ fn games_are_partitioned_by_the_month_of_their_date_tags() {
 }
 
 #[test]
+fn numbered_games_on_one_thread_follow_the_inputs() {
+    // The 80 games of the lichess file (its partition 2025-05, as above), then the 60 of the
+    // TWIC file (2025-06): numbered from 7 in that order, each number once.
+    let out = out_dir("numbered");
+    let lichess = pgn_data("lichess_db_1000k.pgn");
+    let twic = pgn_data("twic1599_1000k.pgn");
+    let run = tabla(&[
+        "convert",
+        utf8(&lichess),
+        utf8(&twic),
+        "--out",
+        utf8(&out),
+        "--threads",
+        "1",
+        "--number-games",
+        "7",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut ids: Vec<(u64, (u32, u32))> = games(&out)
+        .into_iter()
+        .map(|g| (g.game_id, g.partition))
+        .collect();
+    ids.sort_unstable();
+    let want: Vec<(u64, (u32, u32))> = (7..147)
+        .map(|id| (id, if id < 87 { (2025, 5) } else { (2025, 6) }))
+        .collect();
+    assert_eq!(ids, want);
+}
+
+#[test]
 fn positions_carry_polyglot_keys_up_to_max_ply() {
     const MAX_PLY: u32 = 8;
     let out = out_dir("positions");

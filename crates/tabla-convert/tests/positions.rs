@@ -406,8 +406,10 @@ fn numbered_ids_are_dense_and_name_the_same_games_and_positions() {
         (ids, by_content)
     };
     let (placed_ids, placed) = convert(tabla_convert::GameIds::FromPlace, "placed");
-    let (numbered_ids, numbered) =
-        convert(tabla_convert::GameIds::Numbered { first: 1_000 }, "numbered");
+    let (numbered_ids, numbered) = convert(
+        tabla_convert::GameIds::Numbered { first: 1_000 },
+        "numbered",
+    );
     assert!(placed.len() > 100, "{} games", placed.len());
     assert_eq!(numbered, placed);
     let want: Vec<u64> = (1_000..1_000 + placed.len() as u64).collect();
