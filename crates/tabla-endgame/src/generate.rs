@@ -1,6 +1,6 @@
 //! Retrograde generation over a material description.
 //!
-//! Each configuration of the stronger side's men (see [`index`](crate::index)) carries two 64-bit
+//! Each configuration of the stronger side's men (see `index.rs`) carries two 64-bit
 //! sets of bare-king squares: `won` (White to move, mates within the current ply count) and `lost`
 //! (Black to move, is mated within it). Generation alternates two passes, one ply each, until
 //! nothing changes:
@@ -21,7 +21,7 @@
 //! million 64-bit operations a ply, well under a second for KBNK on one core, so no thread pool is
 //! used (a pool's start-up and per-pass synchronisation would cost about what it saves here).
 
-use crate::index::{config_count, config_of, locate, squares_of};
+use crate::index::{config_count, config_of, squares_of};
 use crate::material::{MAX_PIECES, Material};
 use crate::symmetry::Symmetry;
 use crate::table::Table;
@@ -281,13 +281,6 @@ pub(crate) fn push_successors(material: Material, c: usize, successors: &mut Vec
 #[inline]
 fn sq(index: u8) -> Square {
     Square::new_masked(index)
-}
-
-/// Where a placement's slot is, for callers outside the generator.
-#[inline]
-pub(crate) fn slot(king: u8, pieces: &[u8], bare_king: u8) -> usize {
-    let (c, b) = locate(king, pieces, bare_king);
-    c * 64 + b as usize
 }
 
 #[cfg(test)]

@@ -73,6 +73,13 @@ pub fn locate(king: u8, pieces: &[u8], bare_king: u8) -> (usize, u8) {
     (c, sym.apply(bare_king))
 }
 
+/// The slot of a placement: its configuration and the bare king's square in its frame.
+#[inline]
+pub(crate) fn slot(king: u8, pieces: &[u8], bare_king: u8) -> usize {
+    let (c, b) = locate(king, pieces, bare_king);
+    c * 64 + b as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,21 +36,21 @@
 //! (KBNK: KBK and KNK, both draws).
 //!
 //! ## Index
-//! See [`index`](mod@index): the stronger king brought into the triangle a1–d1–d4 by one of the board's eight
+//! The index (`index.rs`): the stronger king brought into the triangle a1–d1–d4 by one of the board's eight
 //! symmetries ([`Symmetry`]), then 64 squares for each piece and 64 for the bare king. Both bishop
-//! colours are in the table (the [two-byte-slot format](mod@two_byte) keeps only the
+//! colours are in the table (the two-byte-slot format keeps only the
 //! light-squared bishop and mirrors files for the other; here a symmetry may keep the bishop's
 //! colour or change it, and every placement has its slot). KBNK: 40,960 configurations, 2,621,440 slots a side to move.
 //!
 //! ## Generation
-//! See [`generate`](mod@generate): for each configuration of the stronger side's men, the set of
+//! The generator ([`generate`]): for each configuration of the stronger side's men, the set of
 //! bare-king squares won (White to move) and lost (Black to move) as 64-bit sets, one ply a pass;
 //! a Black position is lost when none of its king's moves escapes (the counting method, 64 squares
 //! at once), so stalemates and captures of a hanging piece stay draws. One thread: about 0.19 s
 //! for KBNK both sides to move, both bishop colours (`cargo bench -p tabla-endgame --bench kbnk`).
 //!
 //! ## File format
-//! Little-endian; version 1 ([`file`](mod@file)):
+//! Little-endian; version 1 (`file.rs`):
 //!
 //! | bytes | field |
 //! |---|---|
@@ -89,31 +89,37 @@
 //! move).
 //!
 //! ## The two-byte-slot format
-//! [`two_byte`](mod@two_byte) writes and reads the uncompressed 16 MiB format of an earlier KBNK
+//! [`TwoByteFile`] and [`Table::export_two_byte`] read and write the uncompressed 16 MiB format of an earlier KBNK
 //! solution base (White to move, light-squared bishop, moves to mate and best move in two bytes a
 //! slot), for tools that expect it. How that base's published figures compare with the exact
 //! counts of these tables is told in `docs/background.md`; `tests/kbnk.rs` checks them.
 
 mod codec;
-pub mod dtm;
-pub mod file;
-pub mod generate;
-pub mod index;
-pub mod location;
-pub mod material;
-pub mod probe;
-pub mod stats;
-pub mod symmetry;
-pub mod table;
-pub mod two_byte;
+mod dtm;
+mod file;
+mod generate;
+mod index;
+mod layout;
+mod location;
+mod material;
+mod men;
+mod probe;
+mod probe_error;
+mod stats;
+mod symmetry;
+mod table;
+mod two_byte;
 
 pub use dtm::Dtm;
 pub use file::FileError;
 pub use generate::{Progress, generate};
+pub use layout::Layout;
 pub use location::{Opened, build_and_write, default_path, open_or_build};
 pub use material::{MAX_PIECES, Material, MaterialError};
-pub use probe::{IllegalPlacement, MoveValue, Probe, ProbeError};
+pub use men::{MAX_MEN, Men, MenError};
+pub use probe::{MoveValue, Probe};
+pub use probe_error::{IllegalPlacement, ProbeError};
 pub use stats::{SideStats, Stats};
 pub use symmetry::Symmetry;
 pub use table::Table;
-pub use two_byte::{TwoByteEntry, TwoByteError, TwoByteFile};
+pub use two_byte::{TWO_BYTE_LEN, TwoByteEntry, TwoByteError, TwoByteFile, two_byte_slot};

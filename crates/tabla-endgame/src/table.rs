@@ -3,13 +3,13 @@
 use crate::dtm::Dtm;
 use crate::index::config_count;
 use crate::material::Material;
-use crate::probe::{IllegalPlacement, ProbeError};
+use crate::probe_error::{IllegalPlacement, ProbeError};
 use tabla::attacks::{attacks, king_attacks};
 use tabla::{Bitboard, Color, Square};
 
 /// A solved endgame: the distance to mate of every legal placement, both sides to move.
 ///
-/// Values are kept one byte a slot (see [`index`](crate::index) for the slots): with White (the
+/// Values are kept one byte a slot (see `index.rs` for the slots): with White (the
 /// stronger side) to move, `N` = mates in `N`, `0` = no win; with Black to move, `N + 1` = mated
 /// after `N` White moves (`1` = checkmated), `0` = not lost. A table also holds the tables of the
 /// endgames a capture leads to (KBNK: KBK and KNK, and their own), so that the value after any
@@ -74,7 +74,7 @@ impl Table {
     /// check: the placement must be legal with White to move.
     #[inline]
     pub(crate) fn white_value(&self, king: u8, pieces: &[u8], bare_king: u8) -> Option<u8> {
-        match self.white[crate::generate::slot(king, pieces, bare_king)] {
+        match self.white[crate::index::slot(king, pieces, bare_king)] {
             0 => None,
             n => Some(n),
         }
@@ -83,7 +83,7 @@ impl Table {
     /// The value of a placement known to be legal, in the stronger side's frame (White).
     #[inline]
     pub(crate) fn value(&self, turn: Color, king: u8, pieces: &[u8], bare_king: u8) -> Dtm {
-        self.slot_value(turn, crate::generate::slot(king, pieces, bare_king))
+        self.slot_value(turn, crate::index::slot(king, pieces, bare_king))
     }
 
     /// The value in a slot, in the stronger side's frame (White).

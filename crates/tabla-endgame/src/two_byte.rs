@@ -47,7 +47,7 @@ pub enum TwoByteError {
 ///
 /// ```
 /// use tabla::Square;
-/// use tabla_endgame::two_byte::two_byte_slot;
+/// use tabla_endgame::two_byte_slot;
 /// assert_eq!(two_byte_slot(Square::A1, Square::B1, Square::A1, Square::A1), Some(0));
 /// assert_eq!(two_byte_slot(Square::A1, Square::A1, Square::A1, Square::A1), None);
 /// assert_eq!(two_byte_slot(Square::H8, Square::G8, Square::H8, Square::H8), Some(64 * 32 * 64 * 64 - 1));
@@ -82,7 +82,7 @@ fn piece_code(role: Role) -> u8 {
 
 impl Table {
     /// The table in the two-byte-slot format (KBNK only): White to move, light-squared bishop,
-    /// the best move of every won slot (see the [module documentation](crate::two_byte) for the
+    /// the best move of every won slot (see `two_byte.rs` for the
     /// layout).
     /// Among equally fast mates the king's moves come first, then the bishop's, then the
     /// knight's, each by ascending target square.

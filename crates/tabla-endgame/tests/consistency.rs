@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 use tabla::{Board, CastlingRights, Color, Piece, Position, Role, Setup, Square, Validation};
-use tabla_endgame::{Dtm, Material, Table, generate, index};
+use tabla_endgame::{Dtm, Material, Table, generate};
 
 static KBNK: LazyLock<Table> = LazyLock::new(|| generate(Material::KBNK, &mut |_| {}));
 
@@ -72,13 +72,19 @@ fn check_all(table: &Table) -> (u64, Vec<String>) {
     let material = table.material();
     let roles = material.pieces().to_vec();
     let n = roles.len();
-    let configs = index::config_count(n);
+    // The documented index: the king on one of the triangle's ten squares, then 64 squares a
+    // piece (configuration = triangle * 64^n + piece[0] * 64^(n-1) + ...).
+    const TRIANGLE: [u8; 10] = [0, 1, 2, 3, 9, 10, 11, 18, 19, 27];
+    let configs = TRIANGLE.len() << (6 * n);
     let run = |part: usize| {
         let mut checked = 0u64;
         let mut problems = Vec::new();
         let mut pieces = [0u8; 2];
         for c in (part..configs).step_by(2) {
-            let king = index::squares_of(c, n, &mut pieces);
+            for (i, p) in pieces[..n].iter_mut().enumerate() {
+                *p = (c >> (6 * (n - 1 - i)) & 63) as u8;
+            }
+            let king = TRIANGLE[c >> (6 * n)];
             for bare in 0..64u8 {
                 for turn in [Color::White, Color::Black] {
                     let mut board = Board::empty();

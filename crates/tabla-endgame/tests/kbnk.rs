@@ -4,10 +4,10 @@
 
 use std::sync::LazyLock;
 use tabla::{Color, Position, Square};
-use tabla_endgame::two_byte::{TWO_BYTE_LEN, two_byte_slot};
 use tabla_endgame::{
     Dtm, FileError, IllegalPlacement, Material, ProbeError, Stats, Table, TwoByteFile, generate,
 };
+use tabla_endgame::{TWO_BYTE_LEN, two_byte_slot};
 
 static KBNK: LazyLock<Table> = LazyLock::new(|| generate(Material::KBNK, &mut |_| {}));
 

@@ -1,0 +1,340 @@
+//! Where each placement of an endgame's men lives in its table (for any [`Men`]).
+//!
+//! A slot is a placement of the two kings and of every other man, for one side to move; a table
+//! holds [`Layout::size`] slots a side to move, numbered in mixed radix:
+//!
+//! ```text
+//! slot = kings * G1 * G2 ... + group1 * G2 ... + group2 ...
+//! ```
+//!
+//! - `kings`: the kings' pair, brought into a canonical form by the board's symmetries: without
+//!   pawns any of the eight (White's king in the triangle a1–d1–d4, Black's on or below the
+//!   a1–h8 diagonal when White's is on it), 462 pairs; with pawns only the left-right mirror
+//!   (White's king on files a–d), 1,806 pairs. Pairs of adjacent kings have no slot.
+//! - one *group* a kind of man (colour and role) with `k` men: their squares as a set, numbered
+//!   by the combinatorial number system over 64 squares, or over the 48 squares of ranks 2 to 7
+//!   for pawns: `C(64, k)` (`C(48, k)`) slots, so identical men are counted once (KRRvK holds
+//!   `462 * 2,016` slots a side, not `462 * 4,096`). Groups come in the order queens, rooks,
+//!   bishops, knights, pawns, White's first.
+//!
+//! A placement and its images under the symmetries that apply have one slot, the smallest of
+//! their numbers; slots that are no placement's smallest number (two men on a square, or a
+//! placement whose smallest number is another slot) hold nothing and are never reached.
+//!
+//! ```
+//! use tabla_endgame::{Layout, Men};
+//! assert_eq!(Layout::new("KQRvKR".parse().unwrap()).size(), 462 * 64 * 64 * 64);
+//! assert_eq!(Layout::new("KPPvKP".parse().unwrap()).size(), 1_806 * 1_128 * 48);
+//! ```
+
+use crate::men::{Men, ROLES};
+use crate::symmetry::Symmetry;
+use tabla::{Color, Role};
+
+/// The slots of one endgame's table, a side to move.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    men: Men,
+    pawns: bool,
+    /// The canonical kings' pairs, in slot order.
+    kings: Vec<(u8, u8)>,
+    /// The number of each canonical pair, by `white_king * 64 + black_king` (`u32::MAX`: none).
+    king_number: Vec<u32>,
+    /// The kinds of men besides the kings, in slot order.
+    groups: Vec<Group>,
+    /// What a kings' pair is worth in slots: the product of the groups' sizes.
+    per_kings: u64,
+}
+
+/// A kind of man (colour and role) and how many of it stand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Group {
+    color: Color,
+    role: Role,
+    count: usize,
+    /// Slots: `C(domain, count)`.
+    size: u64,
+}
+
+impl Group {
+    fn domain(&self) -> u8 {
+        if self.role == Role::Pawn { 48 } else { 64 }
+    }
+}
+
+/// `C(n, k)` for `n <= 64`, `k <= 4`.
+const fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let mut out = 1;
+    let mut i = 0;
+    while i < k {
+        out = out * (n - i) / (i + 1);
+        i += 1;
+    }
+    out
+}
+
+fn adjacent_or_same(a: u8, b: u8) -> bool {
+    let (ax, ay, bx, by) = (a & 7, a >> 3, b & 7, b >> 3);
+    ax.abs_diff(bx) <= 1 && ay.abs_diff(by) <= 1
+}
+
+impl Layout {
+    /// The layout of `men`'s table.
+    pub fn new(men: Men) -> Layout {
+        let pawns = men.has_pawns();
+        let mut kings = Vec::new();
+        let mut king_number = vec![u32::MAX; 64 * 64];
+        for wk in 0..64u8 {
+            for bk in 0..64u8 {
+                if adjacent_or_same(wk, bk) || !canonical_kings(pawns, wk, bk) {
+                    continue;
+                }
+                king_number[wk as usize * 64 + bk as usize] = kings.len() as u32;
+                kings.push((wk, bk));
+            }
+        }
+        let mut groups = Vec::new();
+        for color in [Color::White, Color::Black] {
+            for role in ROLES {
+                let count = men.count(color, role);
+                if count > 0 {
+                    let domain = if role == Role::Pawn { 48 } else { 64 };
+                    groups.push(Group {
+                        color,
+                        role,
+                        count,
+                        size: binomial(domain, count as u64),
+                    });
+                }
+            }
+        }
+        let per_kings = groups.iter().map(|g| g.size).product();
+        Layout {
+            men,
+            pawns,
+            kings,
+            king_number,
+            groups,
+            per_kings,
+        }
+    }
+
+    /// The endgame.
+    pub fn men(&self) -> Men {
+        self.men
+    }
+
+    /// Slots a side to move.
+    pub fn size(&self) -> u64 {
+        self.kings.len() as u64 * self.per_kings
+    }
+
+    /// The canonical kings' pairs (462 without pawns, 1,806 with).
+    pub fn kings_pairs(&self) -> usize {
+        self.kings.len()
+    }
+
+    /// The colour and role of each square of a placement after the kings, in slot order
+    /// (`[(White, Queen), (Black, Rook)]` for KQvKR).
+    pub fn men_order(&self) -> Vec<(Color, Role)> {
+        self.groups
+            .iter()
+            .flat_map(|g| std::iter::repeat_n((g.color, g.role), g.count))
+            .collect()
+    }
+
+    /// The slot of a placement: `squares` holds White's king, Black's king, then the other men
+    /// in [`Layout::men_order`] (identical men in any order). `None` when it is no placement: two
+    /// men on a square, kings side by side, a pawn on the first or last rank.
+    pub fn slot(&self, squares: &[u8]) -> Option<u64> {
+        let n = self.men.total();
+        if squares.len() != n || squares.iter().any(|&s| s >= 64) {
+            return None;
+        }
+        let occupied = squares.iter().fold(0u64, |bb, &s| bb | 1 << s);
+        if occupied.count_ones() as usize != n || adjacent_or_same(squares[0], squares[1]) {
+            return None;
+        }
+        let symmetries: &[Symmetry] = if self.pawns {
+            &[Symmetry::IDENTITY, Symmetry::MIRROR_FILES]
+        } else {
+            &Symmetry::ALL
+        };
+        symmetries
+            .iter()
+            .filter_map(|&s| self.slot_under(s, squares))
+            .min()
+    }
+
+    /// The slot of the placement's image under `sym` if its kings are then canonical.
+    fn slot_under(&self, sym: Symmetry, squares: &[u8]) -> Option<u64> {
+        let (wk, bk) = (sym.apply(squares[0]), sym.apply(squares[1]));
+        let kings = self.king_number[wk as usize * 64 + bk as usize];
+        if kings == u32::MAX {
+            return None;
+        }
+        let mut slot = u64::from(kings);
+        let mut at = 2;
+        for g in &self.groups {
+            let mut set = [0u8; 4];
+            for (i, &sq) in squares[at..at + g.count].iter().enumerate() {
+                let image = sym.apply(sq);
+                if g.role == Role::Pawn && !(8..56).contains(&image) {
+                    return None;
+                }
+                set[i] = if g.role == Role::Pawn {
+                    image - 8
+                } else {
+                    image
+                };
+            }
+            let set = &mut set[..g.count];
+            set.sort_unstable();
+            let number: u64 = set
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| binomial(u64::from(s), i as u64 + 1))
+                .sum();
+            slot = slot * g.size + number;
+            at += g.count;
+        }
+        Some(slot)
+    }
+
+    /// The placement a slot stands for, written into `out` as [`Layout::slot`] reads it
+    /// (identical men in increasing square order); `false` when two men share a square. The
+    /// placement is the slot's own only where [`Layout::slot`] gives the slot back.
+    pub fn placement(&self, slot: u64, out: &mut [u8]) -> bool {
+        debug_assert!(slot < self.size());
+        let mut rest = slot;
+        let mut at = self.men.total();
+        for g in self.groups.iter().rev() {
+            let mut number = rest % g.size;
+            rest /= g.size;
+            at -= g.count;
+            // The largest square whose binomial fits, from the last man down.
+            let mut top = g.domain();
+            for i in (0..g.count).rev() {
+                let k = i as u64 + 1;
+                let mut s = top - 1;
+                while binomial(u64::from(s), k) > number {
+                    s -= 1;
+                }
+                number -= binomial(u64::from(s), k);
+                out[at + i] = if g.role == Role::Pawn { s + 8 } else { s };
+                top = s;
+            }
+        }
+        let (wk, bk) = self.kings[rest as usize];
+        out[0] = wk;
+        out[1] = bk;
+        let n = self.men.total();
+        let occupied = out[..n].iter().fold(0u64, |bb, &s| bb | 1 << s);
+        occupied.count_ones() as usize == n
+    }
+}
+
+/// Whether a kings' pair is in the canonical form (see the module's documentation).
+fn canonical_kings(pawns: bool, wk: u8, bk: u8) -> bool {
+    let (wx, wy, bx, by) = (wk & 7, wk >> 3, bk & 7, bk >> 3);
+    if pawns {
+        wx <= 3
+    } else {
+        wx <= 3 && wy <= wx && (wx != wy || by <= bx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn layout(name: &str) -> Layout {
+        Layout::new(name.parse().expect(name))
+    }
+
+    #[test]
+    fn kings_pairs_are_the_published_counts() {
+        // 462 pairs of kings without pawns and 1,806 with (the counts Nalimov's and Syzygy's
+        // indexes start from).
+        assert_eq!(layout("KQvK").kings_pairs(), 462);
+        assert_eq!(layout("KPvK").kings_pairs(), 1_806);
+    }
+
+    /// Every placement of `name`'s men (up to four), by brute force: its slot, and its class
+    /// under the symmetries (the smallest of its images as a number), computed without the
+    /// layout.
+    fn check_against_brute_force(name: &str) {
+        let layout = layout(name);
+        let n = layout.men().total();
+        let order = layout.men_order();
+        let symmetries: Vec<Symmetry> = if layout.men().has_pawns() {
+            vec![Symmetry::IDENTITY, Symmetry::MIRROR_FILES]
+        } else {
+            Symmetry::ALL.to_vec()
+        };
+        let mut classes: std::collections::HashMap<u32, u64> = Default::default();
+        let mut slots = HashSet::new();
+        let mut squares = [0u8; 4];
+        let mut back = [0u8; 4];
+        for code in 0..64u32.pow(n as u32) {
+            for (i, s) in squares[..n].iter_mut().enumerate() {
+                *s = (code >> (6 * i) & 63) as u8;
+            }
+            let squares = &squares[..n];
+            let occupied = squares.iter().fold(0u64, |bb, &s| bb | 1 << s);
+            let pawns_ok = order
+                .iter()
+                .zip(&squares[2..])
+                .all(|(&(_, role), &s)| role != Role::Pawn || (8..56).contains(&s));
+            let valid = occupied.count_ones() as usize == n
+                && pawns_ok
+                && !adjacent_or_same(squares[0], squares[1]);
+            let slot = layout.slot(squares);
+            assert_eq!(slot.is_some(), valid, "{name} {squares:?}");
+            let Some(slot) = slot else { continue };
+            // The class: identical men as a sorted set, then the smallest image.
+            let class = symmetries
+                .iter()
+                .map(|s| {
+                    let mut image = [0u8; 4];
+                    for (i, &q) in squares.iter().enumerate() {
+                        image[i] = s.apply(q);
+                    }
+                    let mut at = 2;
+                    for g in &layout.groups {
+                        image[at..at + g.count].sort_unstable();
+                        at += g.count;
+                    }
+                    image[..n]
+                        .iter()
+                        .fold(0u32, |code, &q| code << 6 | u32::from(q))
+                })
+                .min()
+                .expect("a symmetry");
+            // One slot a class, and one class a slot.
+            match classes.get(&class) {
+                Some(&known) => assert_eq!(known, slot, "{name} {squares:?}"),
+                None => {
+                    assert!(slots.insert(slot), "{name}: slot {slot} of two classes");
+                    classes.insert(class, slot);
+                    // The slot's placement gives the slot back.
+                    assert!(layout.placement(slot, &mut back[..n]));
+                    assert_eq!(layout.slot(&back[..n]), Some(slot), "{name} {squares:?}");
+                    assert!(slot < layout.size());
+                }
+            }
+        }
+        assert!(!classes.is_empty());
+    }
+
+    #[test]
+    fn one_slot_for_each_placement_up_to_symmetry() {
+        for name in ["KQvK", "KPvK", "KRRvK", "KPvKP", "KPPvK"] {
+            check_against_brute_force(name);
+        }
+    }
+}
