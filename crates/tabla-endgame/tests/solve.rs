@@ -1,0 +1,144 @@
+//! The general solver (`Solved`), checked without trusting it: every value against the best of
+//! its legal moves as tabla's own move generator plays them, the published longest mates, and
+//! KBNvK against the KBNK table of the specialised generator.
+
+use tabla::{Color, Position, Role};
+use tabla_endgame::{Dtm, Layout, Material, Men, Solved, generate};
+
+/// The FEN of a slot's placement with `turn` to move, if the slot is its placement's own.
+fn fen_of(layout: &Layout, slot: u64, turn: Color) -> Option<String> {
+    let n = layout.men().total();
+    let mut squares = [0u8; 5];
+    if !layout.placement(slot, &mut squares[..n]) || layout.slot(&squares[..n]) != Some(slot) {
+        return None;
+    }
+    let mut board = [None; 64];
+    board[squares[0] as usize] = Some((Color::White, Role::King));
+    board[squares[1] as usize] = Some((Color::Black, Role::King));
+    for (i, man) in layout.men_order().into_iter().enumerate() {
+        board[squares[2 + i] as usize] = Some(man);
+    }
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                None => empty += 1,
+                Some((color, role)) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    let c = role.char();
+                    fen.push(if color == Color::White {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c
+                    });
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    let side = if turn == Color::White { "w" } else { "b" };
+    Some(format!("{fen} {side} - - 0 1"))
+}
+
+/// Checks the slots `step` apart of `men`'s table: each legal position's value is the best over
+/// its legal moves (tabla's generator) of the value after the move, mates and stalemates as the
+/// rules say. Returns the positions checked.
+fn check_table(solved: &Solved, men: Men, step: usize) -> u64 {
+    let layout = solved.get(men).expect("solved").layout().clone();
+    let mut checked = 0;
+    for slot in (0..layout.size()).step_by(step) {
+        for turn in [Color::White, Color::Black] {
+            let Some(fen) = fen_of(&layout, slot, turn) else {
+                continue;
+            };
+            // Illegal with this side to move (the other king in check): tabla refuses it.
+            let Ok(pos) = Position::from_fen(&fen) else {
+                continue;
+            };
+            let got = solved.dtm(&pos).expect("a solved ending");
+            let moves = pos.legal_moves();
+            let want = if moves.is_empty() {
+                if pos.is_check() {
+                    Dtm::Loss(0)
+                } else {
+                    Dtm::Draw
+                }
+            } else {
+                moves
+                    .iter()
+                    .map(|&mv| {
+                        let mut after = pos.clone();
+                        after.play_unchecked(mv);
+                        solved.dtm(&after).expect("after a move").after_move()
+                    })
+                    .min_by_key(|d| d.badness())
+                    .expect("a move")
+            };
+            assert_eq!(got, want, "{men}: {fen}");
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn three_and_four_men_without_pawns_are_consistent_and_give_the_published_longest_mates() {
+    let mut solved = Solved::new();
+    let kqkr: Men = "KQvKR".parse().expect("men");
+    solved.solve(kqkr).expect("solve");
+    // Longest wins, White to move: KQK 10 moves, KRK 16, KQKR 35 (e.g. Wikipedia's
+    // "Endgame tablebase", and the KQK/KRK/KQKR figures of the Nalimov and Gaviota tables).
+    for (name, moves) in [("KQvK", 10), ("KRvK", 16), ("KQvKR", 35)] {
+        let men: Men = name.parse().expect("men");
+        let (plies, _) = solved
+            .get(men)
+            .expect("solved")
+            .longest_win(Color::White)
+            .expect("a win");
+        assert_eq!(plies, 2 * moves - 1, "{name}");
+    }
+    for (name, step) in [("KQvK", 1), ("KRvK", 1), ("KQvKR", 11)] {
+        let checked = check_table(&solved, name.parse().expect("men"), step);
+        assert!(checked > 10_000, "{name}: {checked}");
+    }
+}
+
+#[test]
+fn kbn_against_the_bare_king_equals_the_specialised_generators_table() {
+    let mut solved = Solved::new();
+    let men: Men = "KBNvK".parse().expect("men");
+    solved.solve(men).expect("solve");
+    let kbnk = generate(Material::KBNK, &mut |_| {});
+    let layout = solved.get(men).expect("solved").layout().clone();
+    let mut compared = 0;
+    for slot in (0..layout.size()).step_by(3) {
+        for turn in [Color::White, Color::Black] {
+            let Some(fen) = fen_of(&layout, slot, turn) else {
+                continue;
+            };
+            let Ok(pos) = Position::from_fen(&fen) else {
+                continue;
+            };
+            let want = kbnk.probe(&pos).expect("probe").dtm;
+            assert_eq!(solved.dtm(&pos), Some(want), "{fen}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 100_000, "{compared}");
+    let (plies, _) = solved
+        .get(men)
+        .expect("solved")
+        .longest_win(Color::White)
+        .expect("a win");
+    assert_eq!(plies, 65, "KBNK: mate in 33");
+    check_table(&solved, men, 29);
+}
