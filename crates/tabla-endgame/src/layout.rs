@@ -158,15 +158,37 @@ impl Layout {
         if occupied.count_ones() as usize != n || adjacent_or_same(squares[0], squares[1]) {
             return None;
         }
-        let symmetries: &[Symmetry] = if self.pawns {
-            &[Symmetry::IDENTITY, Symmetry::MIRROR_FILES]
-        } else {
-            &Symmetry::ALL
-        };
-        symmetries
-            .iter()
-            .filter_map(|&s| self.slot_under(s, squares))
-            .min()
+        // The symmetries that make the kings canonical: one, or two when both kings stand on
+        // the a1–h8 diagonal (then the smaller number of the two).
+        let (wk, bk) = (squares[0], squares[1]);
+        if self.pawns {
+            let sym = if wk & 7 > 3 {
+                Symmetry::MIRROR_FILES
+            } else {
+                Symmetry::IDENTITY
+            };
+            return self.slot_under(sym, squares);
+        }
+        let sym = Symmetry::to_triangle(wk);
+        let on_diagonal = |sq: u8| sq & 7 == sq >> 3;
+        let (w, b) = (sym.apply(wk), sym.apply(bk));
+        if !on_diagonal(w) {
+            return self.slot_under(sym, squares);
+        }
+        let transposed = sym.then_transpose();
+        if !on_diagonal(b) {
+            // Black's king below the diagonal (file greater than rank) as it is, or after the
+            // transposition.
+            let below = b & 7 > b >> 3;
+            return self.slot_under(if below { sym } else { transposed }, squares);
+        }
+        match (
+            self.slot_under(sym, squares),
+            self.slot_under(transposed, squares),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The slot of the placement's image under `sym` if its kings are then canonical.

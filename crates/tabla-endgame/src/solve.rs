@@ -267,6 +267,8 @@ impl Solution {
 struct Solver<'a> {
     men: Men,
     layout: Layout,
+    /// The men after the kings, in slot order.
+    order: Vec<(Color, Role)>,
     smaller: &'a Solved,
     values: [Vec<u8>; 2],
     /// Undecided positions: how many distinct slots their in-table moves reach that are not yet
@@ -290,6 +292,7 @@ impl<'a> Solver<'a> {
         let n = layout.size() as usize;
         Solver {
             men,
+            order: layout.men_order(),
             layout,
             smaller,
             values: [vec![0; n], vec![0; n]],
@@ -319,7 +322,7 @@ impl<'a> Solver<'a> {
             role: Role::King,
             square: squares[1],
         };
-        for (i, (color, role)) in self.layout.men_order().into_iter().enumerate() {
+        for (i, &(color, role)) in self.order.iter().enumerate() {
             out[2 + i] = Man {
                 color,
                 role,
@@ -501,7 +504,7 @@ impl<'a> Solver<'a> {
         }
         let mut at = 2;
         let mut used = [false; MAX_MEN];
-        for (color, role) in self.layout.men_order() {
+        for &(color, role) in &self.order {
             let i = men
                 .iter()
                 .enumerate()

@@ -56,6 +56,14 @@ impl Symmetry {
     /// The transposition about the a1–h8 diagonal.
     pub const TRANSPOSE: Symmetry = Symmetry(TRANSPOSE);
 
+    /// This symmetry followed by the transposition, for a symmetry that does not transpose
+    /// (the transposition is applied last).
+    #[inline]
+    pub(crate) const fn then_transpose(self) -> Symmetry {
+        debug_assert!(self.0 & TRANSPOSE == 0);
+        Symmetry(self.0 | TRANSPOSE)
+    }
+
     /// The position of this symmetry in [`Symmetry::ALL`].
     #[inline]
     pub const fn index(self) -> usize {
