@@ -169,7 +169,7 @@ describe('Opening explorer', () => {
     const row = page.locator('#explorer-lists table').first().locator('tbody tr').first();
     assert.equal(await row.getAttribute('data-id'), top.id);
     await row.click();
-    await page.locator('.load-msg .msg-ok', { hasText: `Game ${top.id}` }).waitFor();
+    await page.locator('.load-msg .msg-ok', { hasText: `Game ${top.id} of the database.` }).waitFor();
     await page.locator('#moves[aria-busy="false"]').waitFor();
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('db'), top.id);
