@@ -36,6 +36,8 @@ pub struct Solved {
 /// One ending's values, both sides to move.
 pub struct Solution {
     layout: Layout,
+    /// The men after the kings, in slot order.
+    order: Vec<(Color, Role)>,
     /// `values[0]`: White to move; `values[1]`: Black to move.
     values: [Vec<u8>; 2],
 }
@@ -217,26 +219,8 @@ impl Solved {
             square: if swapped { m.square ^ 56 } else { m.square },
         };
         let turn = if swapped { !turn } else { turn };
-        let mut squares = [0u8; MAX_MEN];
-        let mut at = 2;
         let mapped: Vec<Man> = men.iter().map(flip).collect();
-        for m in &mapped {
-            if m.role == Role::King {
-                squares[side(m.color)] = m.square;
-            }
-        }
-        let order = table.layout.men_order();
-        let mut used = [false; MAX_MEN];
-        for &(color, role) in &order {
-            let i = mapped
-                .iter()
-                .enumerate()
-                .position(|(i, m)| !used[i] && m.color == color && m.role == role)?;
-            used[i] = true;
-            squares[at] = mapped[i].square;
-            at += 1;
-        }
-        let slot = table.layout.slot(&squares[..at])?;
+        let slot = slot_of(&table.layout, &table.order, &mapped)?;
         Some(score_of(table.values[side(turn)][slot as usize]))
     }
 }
@@ -343,6 +327,7 @@ impl<'a> Solver<'a> {
         }
         Solution {
             layout: self.layout,
+            order: self.order,
             values: self.values,
         }
     }
@@ -496,25 +481,30 @@ impl<'a> Solver<'a> {
     }
 
     fn slot_of(&self, men: &[Man]) -> Option<u64> {
-        let mut squares = [0u8; MAX_MEN];
-        for m in men {
-            if m.role == Role::King {
-                squares[side(m.color)] = m.square;
-            }
-        }
-        let mut at = 2;
-        let mut used = [false; MAX_MEN];
-        for &(color, role) in &self.order {
-            let i = men
-                .iter()
-                .enumerate()
-                .position(|(i, m)| !used[i] && m.color == color && m.role == role)?;
-            used[i] = true;
-            squares[at] = men[i].square;
-            at += 1;
-        }
-        self.layout.slot(&squares[..at])
+        slot_of(&self.layout, &self.order, men)
     }
+}
+
+/// The slot of some men (any order) in a layout whose men after the kings come in `order`.
+fn slot_of(layout: &Layout, order: &[(Color, Role)], men: &[Man]) -> Option<u64> {
+    let mut squares = [0u8; MAX_MEN];
+    for m in men {
+        if m.role == Role::King {
+            squares[side(m.color)] = m.square;
+        }
+    }
+    let mut at = 2;
+    let mut used = [false; MAX_MEN];
+    for &(color, role) in order {
+        let i = men
+            .iter()
+            .enumerate()
+            .position(|(i, m)| !used[i] && m.color == color && m.role == role)?;
+        used[i] = true;
+        squares[at] = men[i].square;
+        at += 1;
+    }
+    layout.slot(&squares[..at])
 }
 
 fn king_of(men: &[Man], color: Color) -> u8 {
