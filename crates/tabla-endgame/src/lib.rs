@@ -103,6 +103,7 @@
 mod codec;
 mod dtm;
 mod file;
+mod frame;
 mod generate;
 mod index;
 mod layout;
@@ -111,6 +112,8 @@ mod material;
 mod men;
 mod probe;
 mod probe_error;
+mod retro;
+mod score;
 mod solve;
 mod stats;
 mod symmetry;

@@ -1,31 +1,20 @@
-//! Retrograde solving of any pawnless ending of up to five men, both sides to move, to the exact
-//! distance to mate (the fifty-move rule ignored).
+//! Solved endings of up to five men, in memory: solving in dependency order, and probing.
 //!
-//! A table's values are found level by level, a level a ply of distance: a position whose every
-//! move is known is decided at the level its value says, and each decided position tells its
-//! predecessors (found by un-moving the side that moved last) what it is worth to them: a loss
-//! makes each predecessor a win one ply longer; a win takes one of the predecessor's moves away,
-//! and a predecessor left with no move that escapes is lost, one ply longer than its longest
-//! defence. Captures leave the table: their values come from the smaller tables (solved first)
-//! and are counted when the table is set up, each at its own level. Symmetric placements share a
-//! slot, so moves are counted by the distinct slots they reach, both forwards and backwards.
+//! [`Solved::solve`] builds an ending's table with the generator (`retro.rs`) after every table a
+//! capture or a promotion leads to, and keeps them all; [`Solved::dtm`] answers any position of a
+//! solved ending (either colours), en-passant rights included.
 //!
-//! Values are kept a byte a slot: 0 for a draw (or no position), else `plies + 1`, a win for
-//! the side to move when `plies` is odd and a loss when it is even (0 plies: checkmated).
+//! Values are kept a byte a position: 0 for a draw, else `plies + 1`, a win for the side to move
+//! when `plies` is odd and a loss when it is even (0 plies: checkmated).
 
+use crate::frame::Frame;
 use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
+use crate::retro::Generator;
+use crate::score::{BACK, ORD, plies};
 use std::collections::HashMap;
-use tabla::attacks::{attacks, king_attacks};
-use tabla::{Bitboard, Color, Role, Square};
-
-/// A man on a square.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Man {
-    pub color: Color,
-    pub role: Role,
-    pub square: u8,
-}
+use tabla::attacks::king_attacks;
+use tabla::{Color, Role, Square};
 
 /// The solved tables of some endings, by their canonical [`Men`].
 #[derive(Default)]
@@ -33,74 +22,65 @@ pub struct Solved {
     tables: HashMap<Men, Solution>,
 }
 
-/// One ending's values, both sides to move.
+/// One ending's values, both sides to move, in the generator's index.
 pub struct Solution {
-    layout: Layout,
-    /// The men after the kings, in slot order.
-    order: Vec<(Color, Role)>,
+    frame: Frame,
     /// `values[0]`: White to move; `values[1]`: Black to move.
     values: [Vec<u8>; 2],
+    /// Legal positions, a bit each, by config.
+    legal: [Vec<u64>; 2],
 }
 
-/// Why an ending cannot be solved here (yet).
+/// Why an ending cannot be solved here.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    /// Pawns are not solved yet.
-    #[error("{0}: endings with pawns are not solved yet")]
-    Pawns(Men),
     /// More men than the tables hold.
     #[error("{0}: more than {MAX_MEN} men")]
     TooMany(Men),
 }
 
-/// A score from the side to move's view, ordered: better is larger. Win in `p` plies: `1000 - p`;
-/// loss in `p` plies: `p - 1000`; draw: 0.
-type Score = i16;
+/// White's king and up to three other men (Black's king apart): a placement as the generator
+/// asks the smaller tables about it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Men3 {
+    pub white_king: u8,
+    pub men: [(Color, Role, u8); MAX_MEN - 2],
+    pub n: usize,
+}
 
-const WIN: Score = 1000;
+impl Men3 {
+    /// The placement without the man on `sq`.
+    pub(crate) fn without(mut self, sq: u8) -> Men3 {
+        if let Some(i) = self.men[..self.n].iter().position(|m| m.2 == sq) {
+            self.men.copy_within(i + 1..self.n, i);
+            self.n -= 1;
+        }
+        self
+    }
 
-fn score_of(code: u8) -> Score {
-    match code {
-        0 => 0,
-        c => {
-            let plies = Score::from(c) - 1;
-            if plies % 2 == 1 {
-                WIN - plies
+    /// Where the man of `color` and `role` on `sq` is listed.
+    pub(crate) fn find(&self, color: Color, role: Role, sq: u8) -> usize {
+        self.men[..self.n]
+            .iter()
+            .position(|&m| m == (color, role, sq))
+            .unwrap_or(0)
+    }
+
+    fn ending(&self) -> Option<Men> {
+        let mut white = [Role::Pawn; MAX_MEN];
+        let mut black = [Role::Pawn; MAX_MEN];
+        let (mut w, mut b) = (0, 0);
+        for &(c, r, _) in &self.men[..self.n] {
+            if c == Color::White {
+                white[w] = r;
+                w += 1;
             } else {
-                plies - WIN
+                black[b] = r;
+                b += 1;
             }
         }
+        Men::new(&white[..w], &black[..b]).ok()
     }
-}
-
-fn code_of(score: Score) -> u8 {
-    match score {
-        0 => 0,
-        s if s > 0 => (WIN - s + 1) as u8,
-        s => (s + WIN + 1) as u8,
-    }
-}
-
-/// The score of the position before a move, for the side that made it, from the score of the
-/// position after it (for the other side).
-fn back(score: Score) -> Score {
-    match score {
-        0 => 0,
-        s if s > 0 => -s + 1,
-        s => -s - 1,
-    }
-}
-
-fn plies_of(score: Score) -> usize {
-    (WIN - score.abs()) as usize
-}
-
-fn bb(sq: u8) -> u64 {
-    1 << sq
-}
-
-fn square(sq: u8) -> Square {
-    Square::new_masked(sq)
 }
 
 fn side(color: Color) -> usize {
@@ -116,43 +96,111 @@ impl Solved {
         Solved::default()
     }
 
-    /// Solves `men` and every ending a capture leads to from it, smaller ones first (those
-    /// already solved are kept).
+    /// The endings a capture or a promotion leads to from `men` (canonical, not the two kings).
+    fn next_endings(men: Men) -> Vec<Men> {
+        let mut out = Vec::new();
+        for color in [Color::White, Color::Black] {
+            let mut white = men.roles(Color::White);
+            let mut black = men.roles(Color::Black);
+            let own = if color == Color::White {
+                &mut white
+            } else {
+                &mut black
+            };
+            let roles = own.clone();
+            for (i, &role) in roles.iter().enumerate() {
+                let mut w = white.clone();
+                let mut b = black.clone();
+                let list = if color == Color::White {
+                    &mut w
+                } else {
+                    &mut b
+                };
+                list.remove(i);
+                if let Ok(m) = Men::new(&w, &b) {
+                    out.push(m.canonical().0);
+                }
+                if role == Role::Pawn {
+                    for promoted in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                        let mut w = white.clone();
+                        let mut b = black.clone();
+                        let list = if color == Color::White {
+                            &mut w
+                        } else {
+                            &mut b
+                        };
+                        list[i] = promoted;
+                        if let Ok(m) = Men::new(&w, &b) {
+                            out.push(m.canonical().0);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out.retain(|m| m.total() > 2);
+        out
+    }
+
+    /// Solves `men` and every ending a capture or a promotion leads to from it, those first
+    /// (endings already solved are kept).
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// use tabla_endgame::{Dtm, Solved};
+    ///
+    /// let mut solved = Solved::new();
+    /// solved.solve("KPvK".parse().unwrap()).unwrap();
+    /// // Promotion leads to KQvK, KRvK, KBvK and KNvK, solved first.
+    /// assert!(solved.get("KQvK".parse().unwrap()).is_some());
+    /// // A rook's pawn with the defending king in its corner: a draw.
+    /// let pos = Position::from_fen("k7/8/1K6/P7/8/8/8/8 w - - 0 1").unwrap();
+    /// assert_eq!(solved.dtm(&pos), Some(Dtm::Draw));
+    /// ```
     pub fn solve(&mut self, men: Men) -> Result<(), SolveError> {
+        self.solve_with(men, &mut |_, _| {})
+    }
+
+    /// [`Solved::solve`], calling `done(men, seconds)` after each table it builds.
+    pub fn solve_with(
+        &mut self,
+        men: Men,
+        done: &mut dyn FnMut(Men, f64),
+    ) -> Result<(), SolveError> {
         let (men, _) = men.canonical();
         if self.tables.contains_key(&men) || men.total() <= 2 {
             return Ok(());
         }
-        if men.has_pawns() {
-            return Err(SolveError::Pawns(men));
-        }
         if men.total() > MAX_MEN {
             return Err(SolveError::TooMany(men));
         }
-        for color in [Color::White, Color::Black] {
-            for role in men.roles(color) {
-                let mut smaller_white = men.roles(Color::White);
-                let mut smaller_black = men.roles(Color::Black);
-                let list = if color == Color::White {
-                    &mut smaller_white
-                } else {
-                    &mut smaller_black
-                };
-                if let Some(i) = list.iter().position(|&r| r == role) {
-                    list.remove(i);
-                }
-                let smaller = Men::new(&smaller_white, &smaller_black)
-                    .map_err(|_| SolveError::TooMany(men))?;
-                self.solve(smaller)?;
-            }
+        for next in Solved::next_endings(men) {
+            self.solve_with(next, done)?;
         }
-        let solution = Solver::new(men, self).run();
-        self.tables.insert(men, solution);
+        let started = std::time::Instant::now();
+        let mut generator = Generator::new(Frame::new(men), self);
+        generator.run();
+        let (frame, values, legal) = generator.into_parts();
+        self.tables.insert(
+            men,
+            Solution {
+                frame,
+                values,
+                legal,
+            },
+        );
+        done(men, started.elapsed().as_secs_f64());
         Ok(())
     }
 
+    /// The solution of `men` (canonical), if solved.
+    pub fn get(&self, men: Men) -> Option<&Solution> {
+        self.tables.get(&men)
+    }
+
     /// The distance to mate of a position whose ending is solved (or of two kings: a draw);
-    /// `None` otherwise.
+    /// `None` otherwise. An en-passant right is honoured: the capture is one of the moves.
     ///
     /// ```
     /// use tabla::Position;
@@ -167,440 +215,210 @@ impl Solved {
     /// assert_eq!(solved.dtm(&pos), Some(Dtm::Win(1)));
     /// ```
     pub fn dtm(&self, pos: &tabla::Position) -> Option<crate::Dtm> {
-        let men: Vec<Man> = pos
-            .board()
-            .pieces()
-            .map(|(sq, piece)| Man {
-                color: piece.color,
-                role: piece.role,
-                square: sq.index() as u8,
-            })
-            .collect();
-        if men.len() > MAX_MEN || men.iter().any(|m| m.role == Role::Pawn) {
-            return None;
+        let code = if pos.legal_ep_square().is_some() {
+            // Not stored: one ply, the capture among the moves.
+            let mut best = 0u8;
+            for mv in pos.legal_moves() {
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                let code = self.code(&after)?;
+                best = best.max(BACK[code as usize]);
+            }
+            crate::score::code_of_ord(best)
+        } else {
+            self.code(pos)?
+        };
+        Some(dtm_of(code))
+    }
+
+    /// The value code of a position as stored (en-passant rights ignored).
+    fn code(&self, pos: &tabla::Position) -> Option<u8> {
+        let board = pos.board();
+        let mut p = Men3 {
+            white_king: 0,
+            men: [(Color::White, Role::Pawn, 0); MAX_MEN - 2],
+            n: 0,
+        };
+        let mut black_king = 0;
+        for (sq, piece) in board.pieces() {
+            let s = sq.index() as u8;
+            match (piece.color, piece.role) {
+                (Color::White, Role::King) => p.white_king = s,
+                (Color::Black, Role::King) => black_king = s,
+                (c, r) => {
+                    if p.n == MAX_MEN - 2 {
+                        return None;
+                    }
+                    p.men[p.n] = (c, r, s);
+                    p.n += 1;
+                }
+            }
         }
-        let score = self.score(&men, pos.turn())?;
-        let plies = plies_of(score);
-        Some(match score {
-            0 => crate::Dtm::Draw,
-            s if s > 0 => crate::Dtm::Win(plies.div_ceil(2) as u8),
-            _ => crate::Dtm::Loss((plies / 2) as u8),
-        })
+        self.one(&p, black_king, pos.turn())
     }
 
-    /// The solution of `men` (canonical), if solved.
-    pub fn get(&self, men: Men) -> Option<&Solution> {
-        self.tables.get(&men)
+    /// The code of a placement with Black's king on `black_king` and `turn` to move; `None` when
+    /// the position is illegal or its ending not solved.
+    pub(crate) fn one(&self, p: &Men3, black_king: u8, turn: Color) -> Option<u8> {
+        let (legal, code) = self.locate_one(p, black_king, turn)?;
+        legal.then_some(code)
     }
 
-    /// The score of a placement of any solved ending (or of two kings: a draw) with `turn` to
-    /// move; `None` when its ending is not solved or the placement is no slot's.
-    pub(crate) fn score(&self, men: &[Man], turn: Color) -> Option<Score> {
-        let white: Vec<Role> = men
-            .iter()
-            .filter(|m| m.color == Color::White && m.role != Role::King)
-            .map(|m| m.role)
-            .collect();
-        let black: Vec<Role> = men
-            .iter()
-            .filter(|m| m.color == Color::Black && m.role != Role::King)
-            .map(|m| m.role)
-            .collect();
-        let ending = Men::new(&white, &black).ok()?;
+    fn locate_one(&self, p: &Men3, black_king: u8, turn: Color) -> Option<(bool, u8)> {
+        let ending = p.ending()?;
         if ending.total() == 2 {
-            return Some(0);
+            let apart = king_attacks(Square::new_masked(p.white_king)).0 & (1 << black_king) == 0
+                && p.white_king != black_king;
+            return Some((apart, 0));
         }
         let (canonical, swapped) = ending.canonical();
         let table = self.tables.get(&canonical)?;
-        // The men in the table's colours and order.
-        let flip = |m: &Man| Man {
-            color: if swapped { !m.color } else { m.color },
-            role: m.role,
-            square: if swapped { m.square ^ 56 } else { m.square },
+        let (wk, bk, turn, men) = if swapped {
+            let mut men = [(Color::White, Role::Pawn, 0); MAX_MEN - 2];
+            for (m, &(c, r, s)) in men.iter_mut().zip(&p.men[..p.n]) {
+                *m = (!c, r, s ^ 56);
+            }
+            (black_king ^ 56, p.white_king ^ 56, !turn, men)
+        } else {
+            (p.white_king, black_king, turn, p.men)
         };
-        let turn = if swapped { !turn } else { turn };
-        let mapped: Vec<Man> = men.iter().map(flip).collect();
-        let slot = slot_of(&table.layout, &table.order, &mapped)?;
-        Some(score_of(table.values[side(turn)][slot as usize]))
+        let squares = table.squares(&men[..p.n])?;
+        let (config, sym) = table.frame.locate(wk, &squares[..p.n]);
+        let lane = sym.apply(bk) as usize;
+        let t = side(turn);
+        let legal = table.legal[t][config] >> lane & 1 == 1;
+        Some((legal, table.values[t][config * 64 + lane]))
+    }
+
+    /// The codes of a placement for every square of Black's king (`codes[lane]`), `turn` to
+    /// move; returns the lanes where the position is legal (none if its ending is not solved).
+    pub(crate) fn row(&self, p: &Men3, turn: Color, codes: &mut [u8; 64]) -> u64 {
+        let Some(ending) = p.ending() else {
+            return 0;
+        };
+        if ending.total() == 2 {
+            codes.fill(0);
+            let wk = p.white_king;
+            return !(king_attacks(Square::new_masked(wk)).0 | 1 << wk);
+        }
+        let (canonical, swapped) = ending.canonical();
+        let Some(table) = self.tables.get(&canonical) else {
+            return 0;
+        };
+        let t = side(turn);
+        if !swapped {
+            let Some(squares) = table.squares(&p.men[..p.n]) else {
+                return 0;
+            };
+            let (config, sym) = table.frame.locate(p.white_king, &squares[..p.n]);
+            let base = config * 64;
+            for (lane, code) in codes.iter_mut().enumerate() {
+                *code = table.values[t][base + sym.apply(lane as u8) as usize];
+            }
+            return sym.invert_bb(table.legal[t][config]);
+        }
+        let mut legal = 0;
+        for lane in 0..64u8 {
+            match self.locate_one(p, lane, turn) {
+                Some((true, code)) => {
+                    codes[lane as usize] = code;
+                    legal |= 1 << lane;
+                }
+                _ => codes[lane as usize] = 0,
+            }
+        }
+        legal
+    }
+}
+
+/// The [`crate::Dtm`] of a code.
+pub(crate) fn dtm_of(code: u8) -> crate::Dtm {
+    match code {
+        0 => crate::Dtm::Draw,
+        c => {
+            let plies = c as usize - 1;
+            if plies % 2 == 1 {
+                crate::Dtm::Win(plies.div_ceil(2) as u8)
+            } else {
+                crate::Dtm::Loss((plies / 2) as u8)
+            }
+        }
     }
 }
 
 impl Solution {
-    /// The ending's layout.
-    pub fn layout(&self) -> &Layout {
-        &self.layout
+    /// The ending.
+    pub fn men(&self) -> Men {
+        self.frame.men()
     }
 
-    /// The value code of a slot (`0` draw or no position, else plies + 1).
-    pub fn code(&self, turn: Color, slot: u64) -> u8 {
-        self.values[side(turn)][slot as usize]
+    /// The ending's layout (its slots up to symmetry, as the table files will hold them).
+    pub fn layout(&self) -> Layout {
+        Layout::new(self.frame.men())
     }
 
-    /// The longest win with `turn` to move, in plies, and a slot that has it.
+    /// The squares of `men` (any order) in the frame's order of men; `None` when they are not
+    /// this ending's.
+    fn squares(&self, men: &[(Color, Role, u8)]) -> Option<[u8; MAX_MEN - 2]> {
+        let mut out = [0u8; MAX_MEN - 2];
+        let mut used = [false; MAX_MEN - 2];
+        for (at, &(color, role)) in self.frame.order().iter().enumerate() {
+            let i = (0..men.len()).find(|&i| !used[i] && men[i].0 == color && men[i].1 == role)?;
+            used[i] = true;
+            out[at] = men[i].2;
+        }
+        Some(out)
+    }
+
+    /// The longest win with `turn` to move, in plies, and the index of a position that has it
+    /// (`config * 64 + Black's king's square`).
     pub fn longest_win(&self, turn: Color) -> Option<(usize, u64)> {
-        self.values[side(turn)]
+        let t = side(turn);
+        self.values[t]
             .iter()
             .enumerate()
-            .filter(|(_, c)| **c != 0 && score_of(**c) > 0)
-            .map(|(slot, &c)| (c as usize - 1, slot as u64))
-            .max_by_key(|&(plies, slot)| (plies, std::cmp::Reverse(slot)))
-    }
-}
-
-/// The state of one table being solved.
-struct Solver<'a> {
-    men: Men,
-    layout: Layout,
-    /// The men after the kings, in slot order.
-    order: Vec<(Color, Role)>,
-    smaller: &'a Solved,
-    values: [Vec<u8>; 2],
-    /// Undecided positions: how many distinct slots their in-table moves reach that are not yet
-    /// known wins for the other side.
-    moves_left: [Vec<u8>; 2],
-    /// The best capture's score (`i16::MIN`: none).
-    capture: [Vec<Score>; 2],
-    /// Whether the slot is a legal, canonical position.
-    legal: [Vec<bool>; 2],
-    /// Positions decided at each level, still to tell their predecessors.
-    levels: Vec<Vec<(usize, u64)>>,
-}
-
-const NO_CAPTURE: Score = i16::MIN;
-/// More levels than any ending of up to five men needs (the longest mate is 127 moves).
-const LEVELS: usize = 256;
-
-impl<'a> Solver<'a> {
-    fn new(men: Men, smaller: &'a Solved) -> Solver<'a> {
-        let layout = Layout::new(men);
-        let n = layout.size() as usize;
-        Solver {
-            men,
-            order: layout.men_order(),
-            layout,
-            smaller,
-            values: [vec![0; n], vec![0; n]],
-            moves_left: [vec![0; n], vec![0; n]],
-            capture: [vec![NO_CAPTURE; n], vec![NO_CAPTURE; n]],
-            legal: [vec![false; n], vec![false; n]],
-            levels: vec![Vec::new(); LEVELS + 2],
-        }
+            .filter(|&(_, &c)| c != 0 && ORD[c as usize] > crate::score::DRAW)
+            .map(|(i, &c)| (plies(ORD[c as usize]), i as u64))
+            .max_by_key(|&(p, i)| (p, std::cmp::Reverse(i)))
     }
 
-    /// The men of a slot (kings first), if it is a legal canonical placement for either side.
-    fn men_of(&self, slot: u64, out: &mut [Man; MAX_MEN]) -> Option<usize> {
-        let n = self.men.total();
-        let mut squares = [0u8; MAX_MEN];
-        if !self.layout.placement(slot, &mut squares[..n])
-            || self.layout.slot(&squares[..n]) != Some(slot)
-        {
-            return None;
+    /// The FEN of a position by its index, `turn` to move.
+    pub fn fen(&self, index: u64, turn: Color) -> String {
+        let cfg = self.frame.decode((index / 64) as usize);
+        let mut board = [None; 64];
+        board[cfg.white_king as usize] = Some((Color::White, Role::King));
+        board[(index % 64) as usize] = Some((Color::Black, Role::King));
+        for (i, &(c, r)) in self.frame.order().iter().enumerate() {
+            board[cfg.squares[i] as usize] = Some((c, r));
         }
-        out[0] = Man {
-            color: Color::White,
-            role: Role::King,
-            square: squares[0],
-        };
-        out[1] = Man {
-            color: Color::Black,
-            role: Role::King,
-            square: squares[1],
-        };
-        for (i, &(color, role)) in self.order.iter().enumerate() {
-            out[2 + i] = Man {
-                color,
-                role,
-                square: squares[2 + i],
-            };
-        }
-        Some(n)
-    }
-
-    fn run(mut self) -> Solution {
-        self.set_up();
-        for level in 0..=LEVELS {
-            self.settle(level);
-            let decided = std::mem::take(&mut self.levels[level]);
-            for (turn, slot) in decided {
-                self.tell_predecessors(turn, slot, level);
-            }
-        }
-        Solution {
-            layout: self.layout,
-            order: self.order,
-            values: self.values,
-        }
-    }
-
-    /// Every slot: legal or not, checkmate, stalemate, its in-table moves counted, its best
-    /// capture scored, and captures that win scheduled at their level.
-    fn set_up(&mut self) {
-        let mut men = [Man {
-            color: Color::White,
-            role: Role::King,
-            square: 0,
-        }; MAX_MEN];
-        for slot in 0..self.layout.size() {
-            let Some(n) = self.men_of(slot, &mut men) else {
-                continue;
-            };
-            for turn in [Color::White, Color::Black] {
-                let t = side(turn);
-                if attacked(&men[..n], king_of(&men[..n], !turn), turn) {
-                    continue;
-                }
-                self.legal[t][slot as usize] = true;
-                let mut reached = Vec::new();
-                let mut best = NO_CAPTURE;
-                let mut any = false;
-                for_each_move(&men[..n], turn, &mut |after, captured| {
-                    any = true;
-                    if captured {
-                        let score = back(self.smaller.score(after, !turn).unwrap_or(0));
-                        best = best.max(score);
-                    } else if let Some(s) = self.slot_of(after) {
-                        reached.push(s);
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match board[rank * 8 + file] {
+                    None => empty += 1,
+                    Some((color, role)) => {
+                        if empty > 0 {
+                            fen.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let ch = role.char();
+                        fen.push(if color == Color::White {
+                            ch.to_ascii_uppercase()
+                        } else {
+                            ch
+                        });
                     }
-                });
-                reached.sort_unstable();
-                reached.dedup();
-                self.moves_left[t][slot as usize] = reached.len() as u8;
-                self.capture[t][slot as usize] = best;
-                if !any {
-                    if attacked(&men[..n], king_of(&men[..n], turn), !turn) {
-                        // Checkmated: lost in 0 plies.
-                        self.values[t][slot as usize] = 1;
-                        self.levels[0].push((t, slot));
-                    } else {
-                        // Stalemate: a draw, and nothing more to decide.
-                        self.legal[t][slot as usize] = false;
-                    }
-                    continue;
-                }
-                if best > 0 {
-                    self.levels[plies_of(best)].push((t, slot));
-                } else if best < 0 && reached.is_empty() {
-                    // Every move is a capture that loses.
-                    self.levels[plies_of(best)].push((t, slot));
                 }
             }
-        }
-    }
-
-    /// Decides the positions scheduled at `level` that are still undecided, and drops the
-    /// ones already decided.
-    fn settle(&mut self, level: usize) {
-        let scheduled = std::mem::take(&mut self.levels[level]);
-        let mut kept = Vec::with_capacity(scheduled.len());
-        for (t, slot) in scheduled {
-            let i = slot as usize;
-            if level == 0 {
-                kept.push((t, slot));
-                continue;
+            if empty > 0 {
+                fen.push_str(&empty.to_string());
             }
-            let score = if level % 2 == 1 {
-                WIN - level as Score
-            } else {
-                level as Score - WIN
-            };
-            if self.values[t][i] == code_of(score) {
-                // Decided at this level by a successor (a win through a lost position).
-                kept.push((t, slot));
-                continue;
-            }
-            if self.values[t][i] != 0 || !self.legal[t][i] {
-                continue;
-            }
-            // A loss needs every move answered: in-table moves all lost and no capture better.
-            if score < 0 && (self.moves_left[t][i] != 0 || self.capture[t][i] > score) {
-                continue;
-            }
-            self.values[t][i] = code_of(score);
-            kept.push((t, slot));
-        }
-        // A position may be scheduled twice (a capture that wins, and a successor lost at the
-        // level before): it tells its predecessors once.
-        kept.sort_unstable();
-        kept.dedup();
-        self.levels[level] = kept;
-    }
-
-    /// Tells the predecessors of a position decided at `level` what it is worth to them.
-    fn tell_predecessors(&mut self, t: usize, slot: u64, level: usize) {
-        let mut men = [Man {
-            color: Color::White,
-            role: Role::King,
-            square: 0,
-        }; MAX_MEN];
-        let Some(n) = self.men_of(slot, &mut men) else {
-            return;
-        };
-        let turn = if t == 0 { Color::White } else { Color::Black };
-        let mover = !turn;
-        let mut before = Vec::new();
-        for_each_unmove(&men[..n], mover, &mut |placement| {
-            // The side to move in the position after the move must not have been in check
-            // before it: `turn`'s king not attacked with `mover` to move.
-            if attacked(placement, king_of(placement, turn), mover) {
-                return;
-            }
-            if let Some(s) = self.slot_of(placement) {
-                before.push(s);
-            }
-        });
-        before.sort_unstable();
-        before.dedup();
-        let p = side(mover);
-        let lost = level.is_multiple_of(2);
-        for q in before {
-            let i = q as usize;
-            if !self.legal[p][i] || self.values[p][i] != 0 {
-                continue;
-            }
-            if lost {
-                // A move to a lost position: a win one ply longer (no shorter win is left).
-                self.values[p][i] = code_of(WIN - (level as Score + 1));
-                self.levels[level + 1].push((p, q));
-            } else {
-                self.moves_left[p][i] -= 1;
-                if self.moves_left[p][i] == 0 {
-                    let capture = self.capture[p][i];
-                    if capture >= 0 {
-                        // A capture that draws (or wins: decided at its level) saves it.
-                        continue;
-                    }
-                    let plies = if capture == NO_CAPTURE {
-                        level + 1
-                    } else {
-                        (level + 1).max(plies_of(capture))
-                    };
-                    self.levels[plies].push((p, q));
-                }
+            if rank > 0 {
+                fen.push('/');
             }
         }
-    }
-
-    fn slot_of(&self, men: &[Man]) -> Option<u64> {
-        slot_of(&self.layout, &self.order, men)
-    }
-}
-
-/// The slot of some men (any order) in a layout whose men after the kings come in `order`.
-fn slot_of(layout: &Layout, order: &[(Color, Role)], men: &[Man]) -> Option<u64> {
-    let mut squares = [0u8; MAX_MEN];
-    for m in men {
-        if m.role == Role::King {
-            squares[side(m.color)] = m.square;
-        }
-    }
-    let mut at = 2;
-    let mut used = [false; MAX_MEN];
-    for &(color, role) in order {
-        let i = men
-            .iter()
-            .enumerate()
-            .position(|(i, m)| !used[i] && m.color == color && m.role == role)?;
-        used[i] = true;
-        squares[at] = men[i].square;
-        at += 1;
-    }
-    layout.slot(&squares[..at])
-}
-
-fn king_of(men: &[Man], color: Color) -> u8 {
-    men.iter()
-        .find(|m| m.color == color && m.role == Role::King)
-        .map_or(0, |m| m.square)
-}
-
-fn occupancy(men: &[Man]) -> u64 {
-    men.iter().fold(0, |o, m| o | bb(m.square))
-}
-
-/// Whether `by`'s men attack square `target`.
-fn attacked(men: &[Man], target: u8, by: Color) -> bool {
-    let occupied = Bitboard(occupancy(men));
-    men.iter().any(|m| {
-        m.color == by && attacks(m.color, m.role, square(m.square), occupied).0 & bb(target) != 0
-    })
-}
-
-/// Every legal move of `turn` (no pawns): the men after it, and whether it captured (the
-/// captured man left out).
-fn for_each_move(men: &[Man], turn: Color, f: &mut dyn FnMut(&[Man], bool)) {
-    let occupied = occupancy(men);
-    let own = men
-        .iter()
-        .filter(|m| m.color == turn)
-        .fold(0, |o, m| o | bb(m.square));
-    let mut after = [men[0]; MAX_MEN];
-    for (i, m) in men.iter().enumerate() {
-        if m.color != turn {
-            continue;
-        }
-        let mut targets = attacks(m.color, m.role, square(m.square), Bitboard(occupied)).0 & !own;
-        while targets != 0 {
-            let to = targets.trailing_zeros() as u8;
-            targets &= targets - 1;
-            let mut n = 0;
-            let mut captured = false;
-            for (j, other) in men.iter().enumerate() {
-                if j == i {
-                    after[n] = Man { square: to, ..*m };
-                } else if other.square == to {
-                    captured = true;
-                    continue;
-                } else {
-                    after[n] = *other;
-                }
-                n += 1;
-            }
-            if captured && men.iter().any(|o| o.square == to && o.role == Role::King) {
-                continue;
-            }
-            if !attacked(&after[..n], king_of(&after[..n], turn), !turn) {
-                f(&after[..n], captured);
-            }
-        }
-    }
-}
-
-/// Every placement from which a non-capturing move of `mover` (no pawns) leads to `men`.
-fn for_each_unmove(men: &[Man], mover: Color, f: &mut dyn FnMut(&[Man])) {
-    let occupied = occupancy(men);
-    let mut before = [men[0]; MAX_MEN];
-    before[..men.len()].copy_from_slice(men);
-    for (i, m) in men.iter().enumerate() {
-        if m.color != mover {
-            continue;
-        }
-        let reach = if m.role == Role::King {
-            king_attacks(square(m.square)).0
-        } else {
-            attacks(m.color, m.role, square(m.square), Bitboard(occupied)).0
-        };
-        let mut from = reach & !occupied;
-        while from != 0 {
-            let s = from.trailing_zeros() as u8;
-            from &= from - 1;
-            before[i].square = s;
-            f(&before[..men.len()]);
-        }
-        before[i].square = m.square;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scores_round_trip_and_step_back() {
-        for code in 0..=255u8 {
-            assert_eq!(code_of(score_of(code)), code);
-        }
-        // Mated now (code 1) makes the mover's previous move a mate in one ply.
-        assert_eq!(back(score_of(1)), WIN - 1);
-        assert_eq!(back(WIN - 1), -WIN + 2);
+        let side = if turn == Color::White { "w" } else { "b" };
+        format!("{fen} {side} - - 0 1")
     }
 }

@@ -1,0 +1,752 @@
+//! Retrograde generation of one ending's table, 64 positions at a time.
+//!
+//! Positions are kept in the [`Frame`] index, whose lane is Black's king's square: a config's 64
+//! positions (one per square of Black's king) are one 64-bit word of each bit set (legal,
+//! undecided, won) and 64 bytes of values. Every step works a word at a time: a move of any other
+//! man reaches one other config, the same lanes, minus the lanes where Black's king stands in the
+//! way; a move of Black's king shifts the word.
+//!
+//! Set-up: which positions are legal (the side not to move not in check), the best *exit* of each
+//! (a capture or a promotion, leaving the table; its value read from the smaller table, built
+//! first), checkmates (decided: lost in 0 plies) and stalemates (draws). Then level by level, a
+//! level a ply:
+//!
+//! - odd levels, wins: a position from which a move reaches a position lost at the level before
+//!   (found by un-moving from those positions), or whose best exit wins in that many plies;
+//! - even levels, losses: the predecessors of positions won at the level before, and positions
+//!   whose best exit loses in that many plies, are checked forwards: lost when every move reaches
+//!   a position already won by the other side and no exit is better.
+//!
+//! A double push next to an enemy pawn leads to a position with an en-passant right, which the
+//! table does not hold: its value for the side to move is the better of the stored position's and
+//! the en-passant capture's, and both steps read it so.
+
+use crate::frame::{Config, Frame};
+use crate::men::MAX_MEN;
+use crate::score::{BACK, DRAW, NO_EXIT, code, plies};
+use crate::solve::{Men3, Solved};
+use crate::symmetry::Symmetry;
+use tabla::attacks::{attacks, between, king_attacks, pawn_attacks};
+use tabla::{Bitboard, Color, Role, Square};
+
+/// More levels than any ending of up to five men needs (the longest mate is 127 moves).
+pub(crate) const LEVELS: usize = 256;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// The eight king steps as (file, rank) deltas.
+const STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Moves every lane `s` of `w` to `s + (dx, dy)`, dropping lanes that leave the board.
+#[inline]
+fn step(w: u64, dx: i8, dy: i8) -> u64 {
+    let w = match dx {
+        1 => (w & !FILE_H) << 1,
+        -1 => (w & !FILE_A) >> 1,
+        _ => w,
+    };
+    match dy {
+        1 => w << 8,
+        -1 => w >> 8,
+        _ => w,
+    }
+}
+
+#[inline]
+fn bit(sq: u8) -> u64 {
+    1u64 << sq
+}
+
+#[inline]
+fn color(side: usize) -> Color {
+    if side == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+#[inline]
+fn attacks_of(color: Color, role: Role, sq: u8, occupied: u64) -> u64 {
+    attacks(color, role, Square::new_masked(sq), Bitboard(occupied)).0
+}
+
+/// A config's men other than Black's king, read once.
+struct Men {
+    cfg: Config,
+    k: usize,
+    order: [(Color, Role); MAX_MEN - 2],
+    /// Every man but Black's king.
+    occupied: u64,
+}
+
+impl Men {
+    fn new(frame: &Frame, c: usize) -> Men {
+        let cfg = frame.decode(c);
+        let k = frame.others();
+        let mut order = [(Color::White, Role::Pawn); MAX_MEN - 2];
+        order[..k].copy_from_slice(frame.order());
+        let occupied = cfg.squares[..k]
+            .iter()
+            .fold(bit(cfg.white_king), |o, &s| o | bit(s));
+        Men {
+            cfg,
+            k,
+            order,
+            occupied,
+        }
+    }
+
+    /// Whether no two men share a square and no pawn stands on the first or last rank.
+    fn valid(&self) -> bool {
+        if self.occupied.count_ones() as usize != self.k + 1 {
+            return false;
+        }
+        (0..self.k).all(|i| self.order[i].1 != Role::Pawn || (8..56).contains(&self.cfg.squares[i]))
+    }
+
+    /// Lanes (Black king squares) where White's men attack Black's king.
+    fn white_attacks(&self) -> u64 {
+        let mut a = king_attacks(Square::new_masked(self.cfg.white_king)).0;
+        for i in 0..self.k {
+            let (c, r) = self.order[i];
+            if c == Color::White {
+                a |= attacks_of(c, r, self.cfg.squares[i], self.occupied);
+            }
+        }
+        a
+    }
+
+    /// Lanes where Black's men attack White's king (Black's king may block a line).
+    fn black_checks(&self) -> u64 {
+        let wk = self.cfg.white_king;
+        let mut lanes = 0;
+        for i in 0..self.k {
+            let (c, r) = self.order[i];
+            let sq = self.cfg.squares[i];
+            if c == Color::Black && attacks_of(c, r, sq, self.occupied) & bit(wk) != 0 {
+                lanes |= !between(Square::new_masked(sq), Square::new_masked(wk)).0;
+            }
+        }
+        lanes
+    }
+
+    /// The placement without Black's king, as the smaller tables are asked.
+    fn placement(&self) -> Men3 {
+        let mut p = Men3 {
+            white_king: self.cfg.white_king,
+            men: [(Color::White, Role::Pawn, 0); MAX_MEN - 2],
+            n: self.k,
+        };
+        for i in 0..self.k {
+            p.men[i] = (self.order[i].0, self.order[i].1, self.cfg.squares[i]);
+        }
+        p
+    }
+}
+
+/// A move of a man other than Black's king, as the steps need it.
+enum Step {
+    /// To another config of this table: `lanes` maps the successor's word to this config's lanes.
+    Inside {
+        config: usize,
+        sym: Symmetry,
+        /// Lanes where Black's king stands in the way.
+        blocked: u64,
+        /// A double push an enemy pawn may take en passant: (from, to).
+        ep: Option<(u8, u8)>,
+    },
+    /// Out of the table (a capture or a promotion): the placement after it.
+    Exit { after: Men3, blocked: u64 },
+}
+
+/// The generator's state for one table.
+pub(crate) struct Generator<'a> {
+    frame: Frame,
+    smaller: &'a Solved,
+    legal: [Vec<u64>; 2],
+    values: [Vec<u8>; 2],
+    exits: [Vec<u8>; 2],
+    undecided: [Vec<u64>; 2],
+    won: [Vec<u64>; 2],
+    /// Configs to check for a loss at a level (an exit or an en-passant capture loses then).
+    loss_at: Vec<Vec<(u8, u32)>>,
+    /// Lanes that win at a level through an exit or an en-passant line.
+    win_at: Vec<Vec<(u8, u32, u64)>>,
+    fresh: [Vec<(u32, u64)>; 2],
+    /// The last level anything is scheduled at.
+    horizon: usize,
+}
+
+impl<'a> Generator<'a> {
+    pub(crate) fn new(frame: Frame, smaller: &'a Solved) -> Generator<'a> {
+        let configs = frame.configs();
+        let n = configs * 64;
+        Generator {
+            frame,
+            smaller,
+            legal: [vec![0; configs], vec![0; configs]],
+            values: [vec![0; n], vec![0; n]],
+            exits: [vec![NO_EXIT; n], vec![NO_EXIT; n]],
+            undecided: [vec![0; configs], vec![0; configs]],
+            won: [vec![0; configs], vec![0; configs]],
+            loss_at: vec![Vec::new(); LEVELS + 2],
+            win_at: vec![Vec::new(); LEVELS + 2],
+            fresh: [Vec::new(), Vec::new()],
+            horizon: 0,
+        }
+    }
+
+    /// The index, the values and the legal positions, both sides to move.
+    pub(crate) fn into_parts(self) -> (Frame, [Vec<u8>; 2], [Vec<u64>; 2]) {
+        (self.frame, self.values, self.legal)
+    }
+
+    /// Solves the table: set-up, then every level until nothing is left to decide.
+    pub(crate) fn run(&mut self) {
+        self.set_up_legal();
+        self.set_up_moves();
+        for level in 1..=LEVELS {
+            if self.fresh.iter().all(Vec::is_empty) && level > self.horizon {
+                break;
+            }
+            let fresh = std::mem::take(&mut self.fresh);
+            for x in 0..2 {
+                if level % 2 == 1 {
+                    self.wins(x, level, &fresh[1 - x]);
+                } else {
+                    self.losses(x, level, &fresh[1 - x]);
+                }
+            }
+        }
+    }
+
+    /// Which positions are legal, both sides to move.
+    fn set_up_legal(&mut self) {
+        for c in 0..self.frame.configs() {
+            let men = Men::new(&self.frame, c);
+            if !men.valid() {
+                continue;
+            }
+            let base = !men.occupied & !king_attacks(Square::new_masked(men.cfg.white_king)).0;
+            self.legal[0][c] = base & !men.white_attacks();
+            self.legal[1][c] = base & !men.black_checks();
+        }
+    }
+
+    /// Every move of side `x`'s men other than Black's king in config `men`.
+    fn steps(&self, x: usize, c: usize, men: &Men, f: &mut dyn FnMut(Step)) {
+        let mover = color(x);
+        let k = men.k;
+        let own = (0..k)
+            .filter(|&i| men.order[i].0 == mover)
+            .fold(if x == 0 { bit(men.cfg.white_king) } else { 0 }, |o, i| {
+                o | bit(men.cfg.squares[i])
+            });
+        let enemy = men.occupied & !own & !bit(men.cfg.white_king);
+        let shift = |i: usize| 6 * (k - 1 - i);
+        // White's king.
+        if x == 0 {
+            let from = men.cfg.white_king;
+            let targets = king_attacks(Square::new_masked(from)).0 & !own;
+            for to in Bitboard(targets) {
+                let to = to.index() as u8;
+                if bit(to) & enemy != 0 {
+                    let mut after = men.placement().without(to);
+                    after.white_king = to;
+                    f(Step::Exit { after, blocked: 0 });
+                } else {
+                    let (config, sym) = self.frame.locate(to, &men.cfg.squares[..k]);
+                    f(Step::Inside {
+                        config,
+                        sym,
+                        blocked: bit(to),
+                        ep: None,
+                    });
+                }
+            }
+        }
+        for i in 0..k {
+            let (color, role) = men.order[i];
+            if color != mover {
+                continue;
+            }
+            let from = men.cfg.squares[i];
+            let moved = |to: u8| c ^ (((from ^ to) as usize) << shift(i));
+            if role == Role::Pawn {
+                let forward: i8 = if x == 0 { 8 } else { -8 };
+                let last = |sq: u8| if x == 0 { sq >= 56 } else { sq < 8 };
+                let to = (from as i8 + forward) as u8;
+                if men.occupied & bit(to) == 0 {
+                    if last(to) {
+                        for promoted in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                            let mut after = men.placement();
+                            after.men[i] = (color, promoted, to);
+                            f(Step::Exit {
+                                after,
+                                blocked: bit(to),
+                            });
+                        }
+                    } else {
+                        f(Step::Inside {
+                            config: moved(to),
+                            sym: Symmetry::IDENTITY,
+                            blocked: bit(to),
+                            ep: None,
+                        });
+                        let start = if x == 0 {
+                            from >> 3 == 1
+                        } else {
+                            from >> 3 == 6
+                        };
+                        let two = (to as i8 + forward) as u8;
+                        if start && men.occupied & bit(two) == 0 {
+                            let takers = pawn_attacks(mover, Square::new_masked(to)).0;
+                            let enemy_pawn = (0..k).any(|j| {
+                                men.order[j] == (!mover, Role::Pawn)
+                                    && takers & bit(men.cfg.squares[j]) != 0
+                            });
+                            f(Step::Inside {
+                                config: moved(two),
+                                sym: Symmetry::IDENTITY,
+                                blocked: bit(to) | bit(two),
+                                ep: enemy_pawn.then_some((from, two)),
+                            });
+                        }
+                    }
+                }
+                let captures = pawn_attacks(mover, Square::new_masked(from)).0 & enemy;
+                for to in Bitboard(captures) {
+                    let to = to.index() as u8;
+                    let base = men.placement().without(to);
+                    let at = base.find(color, role, from);
+                    if last(to) {
+                        for promoted in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                            let mut after = base;
+                            after.men[at] = (color, promoted, to);
+                            f(Step::Exit { after, blocked: 0 });
+                        }
+                    } else {
+                        let mut after = base;
+                        after.men[at] = (color, role, to);
+                        f(Step::Exit { after, blocked: 0 });
+                    }
+                }
+                continue;
+            }
+            let targets = attacks_of(color, role, from, men.occupied) & !own;
+            for to in Bitboard(targets) {
+                let to = to.index() as u8;
+                let path = between(Square::new_masked(from), Square::new_masked(to)).0;
+                if bit(to) & enemy != 0 {
+                    let mut after = men.placement().without(to);
+                    let at = after.find(color, role, from);
+                    after.men[at].2 = to;
+                    f(Step::Exit {
+                        after,
+                        blocked: path,
+                    });
+                } else {
+                    f(Step::Inside {
+                        config: moved(to),
+                        sym: Symmetry::IDENTITY,
+                        blocked: path | bit(to),
+                        ep: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The other side's order, per lane, of taking en passant after side `x`'s double push
+    /// `from`-`to` in config `men` (`NO_EXIT` where no capture is legal).
+    fn en_passant(&self, x: usize, men: &Men, from: u8, to: u8) -> [u8; 64] {
+        let mut out = [NO_EXIT; 64];
+        let mover = color(x);
+        let passed = (from + to) / 2;
+        let takers = pawn_attacks(mover, Square::new_masked(passed)).0;
+        let mut before = men.placement();
+        let at = before.find(mover, Role::Pawn, from);
+        before.men[at].2 = to;
+        let without = before.without(to);
+        for j in 0..without.n {
+            let (c, r, sq) = without.men[j];
+            if c == mover || r != Role::Pawn || takers & bit(sq) == 0 {
+                continue;
+            }
+            let mut after = without;
+            after.men[j].2 = passed;
+            let mut codes = [0u8; 64];
+            // After the capture, side `x` is to move again.
+            let legal = self.smaller.row(&after, mover, &mut codes);
+            for lane in Bitboard(legal) {
+                let l = lane.index();
+                out[l] = out[l].max(BACK[codes[l] as usize]);
+            }
+        }
+        out
+    }
+
+    /// Set-up of moves: exits, checkmates, stalemates, and what is scheduled.
+    fn set_up_moves(&mut self) {
+        let mut codes = [0u8; 64];
+        for c in 0..self.frame.configs() {
+            if self.legal[0][c] == 0 && self.legal[1][c] == 0 {
+                continue;
+            }
+            let men = Men::new(&self.frame, c);
+            for x in 0..2 {
+                let lanes = self.legal[x][c];
+                if lanes == 0 {
+                    continue;
+                }
+                let mut has = 0u64;
+                let mut exits = [NO_EXIT; 64];
+                let mut ep_lines: Vec<[u8; 64]> = Vec::new();
+                self.steps(x, c, &men, &mut |s| match s {
+                    Step::Inside {
+                        config,
+                        sym,
+                        blocked,
+                        ep,
+                    } => {
+                        has |= sym.invert_bb(self.legal[1 - x][config]) & !blocked;
+                        if let Some((from, to)) = ep {
+                            ep_lines.push(self.en_passant(x, &men, from, to));
+                        }
+                    }
+                    Step::Exit { after, blocked } => {
+                        let legal = self.smaller.row(&after, color(1 - x), &mut codes) & !blocked;
+                        has |= legal;
+                        for lane in Bitboard(legal & lanes) {
+                            let l = lane.index();
+                            exits[l] = exits[l].max(BACK[codes[l] as usize]);
+                        }
+                    }
+                });
+                if x == 1 {
+                    // Black's king: to empty squares inside, onto White's men out.
+                    for (dx, dy) in STEPS {
+                        has |= step(self.legal[0][c], -dx, -dy);
+                    }
+                    for i in 0..men.k {
+                        let (col, _) = men.order[i];
+                        let sq = men.cfg.squares[i];
+                        if col != Color::White {
+                            continue;
+                        }
+                        let from = king_attacks(Square::new_masked(sq)).0 & lanes;
+                        if from == 0 {
+                            continue;
+                        }
+                        let after = men.placement().without(sq);
+                        if let Some(code) = self.smaller.one(&after, sq, Color::White) {
+                            has |= from;
+                            for lane in Bitboard(from) {
+                                let l = lane.index();
+                                exits[l] = exits[l].max(BACK[code as usize]);
+                            }
+                        }
+                    }
+                }
+                let in_check = if x == 0 {
+                    men.black_checks()
+                } else {
+                    men.white_attacks()
+                };
+                let stuck = lanes & !has;
+                let mated = stuck & in_check;
+                self.undecided[x][c] = lanes & !stuck;
+                for lane in Bitboard(mated) {
+                    self.values[x][c * 64 + lane.index()] = code(0);
+                }
+                if mated != 0 {
+                    self.fresh[x].push((c as u32, mated));
+                }
+                // Schedule exits: wins at their level, losses checked at theirs.
+                let mut win_levels: Vec<(usize, u64)> = Vec::new();
+                let mut loss_levels: Vec<usize> = Vec::new();
+                for lane in Bitboard(self.undecided[x][c]) {
+                    let l = lane.index();
+                    let e = exits[l];
+                    self.exits[x][c * 64 + l] = e;
+                    if e == NO_EXIT || e == DRAW {
+                        continue;
+                    }
+                    let level = plies(e);
+                    if e > DRAW {
+                        match win_levels.iter_mut().find(|(lv, _)| *lv == level) {
+                            Some((_, m)) => *m |= bit(l as u8),
+                            None => win_levels.push((level, bit(l as u8))),
+                        }
+                    } else if !loss_levels.contains(&level) {
+                        loss_levels.push(level);
+                    }
+                }
+                for line in &ep_lines {
+                    for lane in Bitboard(self.undecided[x][c]) {
+                        let e = line[lane.index()];
+                        // The other side wins by taking: a loss here one ply later at the most.
+                        if e > DRAW {
+                            let level = plies(e) + 1;
+                            if !loss_levels.contains(&level) {
+                                loss_levels.push(level);
+                            }
+                        }
+                    }
+                }
+                for (level, m) in win_levels {
+                    self.horizon = self.horizon.max(level);
+                    self.win_at[level].push((x as u8, c as u32, m));
+                }
+                for level in loss_levels {
+                    self.horizon = self.horizon.max(level);
+                    self.loss_at[level].push((x as u8, c as u32));
+                }
+            }
+        }
+    }
+
+    /// Calls `f(config, lanes)` for each position of side `x` to move from which a move of `x`
+    /// reaches a position of `fresh_word` in config `c2` (the other side to move there).
+    /// A double push an enemy pawn may take en passant comes with its squares.
+    fn unmoves(
+        &self,
+        x: usize,
+        c2: usize,
+        word: u64,
+        f: &mut dyn FnMut(usize, u64, Option<(u8, u8)>),
+    ) {
+        let men = Men::new(&self.frame, c2);
+        let mover = color(x);
+        let k = men.k;
+        if x == 0 {
+            let to = men.cfg.white_king;
+            let from = king_attacks(Square::new_masked(to)).0 & !men.occupied;
+            for a in Bitboard(from) {
+                let a = a.index() as u8;
+                let lanes = word & !bit(a);
+                if lanes == 0 {
+                    continue;
+                }
+                let (config, sym) = self.frame.locate(a, &men.cfg.squares[..k]);
+                let lanes = sym.apply_bb(lanes);
+                f(config, lanes, None);
+                // On the diagonal both images are positions of the frame; the normalised
+                // successor reaches one of them only.
+                if let Some(twin) = self.frame.twin(config) {
+                    f(twin, Symmetry::TRANSPOSE.apply_bb(lanes), None);
+                }
+            }
+        } else {
+            let empty = !men.occupied;
+            for (dx, dy) in STEPS {
+                let lanes = step(word, -dx, -dy) & empty;
+                if lanes != 0 {
+                    f(c2, lanes, None);
+                }
+            }
+        }
+        for i in 0..k {
+            let (col, role) = men.order[i];
+            if col != mover {
+                continue;
+            }
+            let to = men.cfg.squares[i];
+            let shift = 6 * (k - 1 - i);
+            let moved = |from: u8| c2 ^ (((from ^ to) as usize) << shift);
+            if role == Role::Pawn {
+                let back: i8 = if x == 0 { -8 } else { 8 };
+                let from = (to as i8 + back) as u8;
+                let first = |sq: u8| if x == 0 { sq < 8 } else { sq >= 56 };
+                if first(from) || men.occupied & bit(from) != 0 {
+                    continue;
+                }
+                let lanes = word & !bit(from);
+                if lanes != 0 {
+                    f(moved(from), lanes, None);
+                }
+                let fourth = if x == 0 { to >> 3 == 3 } else { to >> 3 == 4 };
+                let two = (from as i8 + back) as u8;
+                if fourth && men.occupied & bit(two) == 0 {
+                    let lanes = word & !bit(from) & !bit(two);
+                    if lanes == 0 {
+                        continue;
+                    }
+                    let takers = pawn_attacks(mover, Square::new_masked(from)).0;
+                    let enemy_pawn = (0..k).any(|j| {
+                        men.order[j] == (!mover, Role::Pawn)
+                            && takers & bit(men.cfg.squares[j]) != 0
+                    });
+                    f(moved(two), lanes, enemy_pawn.then_some((two, to)));
+                }
+                continue;
+            }
+            let from = attacks_of(col, role, to, men.occupied) & !men.occupied;
+            for a in Bitboard(from) {
+                let a = a.index() as u8;
+                let path = between(Square::new_masked(a), Square::new_masked(to)).0;
+                let lanes = word & !bit(a) & !path;
+                if lanes != 0 {
+                    f(moved(a), lanes, None);
+                }
+            }
+        }
+    }
+
+    fn decide(&mut self, x: usize, c: usize, lanes: u64, level: usize) {
+        let code = code(level);
+        for lane in Bitboard(lanes) {
+            self.values[x][c * 64 + lane.index()] = code;
+        }
+        self.undecided[x][c] &= !lanes;
+        if level % 2 == 1 {
+            self.won[x][c] |= lanes;
+        }
+        self.fresh[x].push((c as u32, lanes));
+    }
+
+    /// Odd levels: side `x` wins where a move reaches a position lost at the level before, or
+    /// where an exit wins now.
+    fn wins(&mut self, x: usize, level: usize, lost: &[(u32, u64)]) {
+        let mut found: Vec<(usize, u64)> = Vec::new();
+        let mut later: Vec<(usize, usize, u64)> = Vec::new();
+        for &(c2, word) in lost {
+            self.unmoves(x, c2 as usize, word, &mut |c, lanes, ep| {
+                let lanes = lanes & self.undecided[x][c];
+                if lanes == 0 {
+                    return;
+                }
+                let Some((from, to)) = ep else {
+                    found.push((c, lanes));
+                    return;
+                };
+                let men = Men::new(&self.frame, c);
+                let line = self.en_passant(x, &men, from, to);
+                for lane in Bitboard(lanes) {
+                    let l = lane.index();
+                    let e = line[l];
+                    if e == NO_EXIT || (e < DRAW && plies(e) < level) {
+                        found.push((c, bit(l as u8)));
+                    } else if e < DRAW {
+                        // Taking loses later for the other side: the win comes then.
+                        later.push((plies(e) + 1, c, bit(l as u8)));
+                    }
+                }
+            });
+        }
+        for (c, lanes) in found {
+            let lanes = lanes & self.undecided[x][c];
+            if lanes != 0 {
+                self.decide(x, c, lanes, level);
+            }
+        }
+        for (lv, c, lanes) in later {
+            self.horizon = self.horizon.max(lv);
+            self.win_at[lv].push((x as u8, c as u32, lanes));
+        }
+        let scheduled = std::mem::take(&mut self.win_at[level]);
+        for &(s, c, lanes) in &scheduled {
+            if s as usize != x {
+                continue;
+            }
+            let c = c as usize;
+            let lanes = lanes & self.undecided[x][c];
+            if lanes != 0 {
+                self.decide(x, c, lanes, level);
+            }
+        }
+        self.win_at[level] = scheduled;
+    }
+
+    /// Even levels: side `x` loses where every move reaches a position the other side has won
+    /// (by the level before) and no exit is better.
+    fn losses(&mut self, x: usize, level: usize, won: &[(u32, u64)]) {
+        let mut candidates: Vec<(usize, u64)> = Vec::new();
+        for &(c2, word) in won {
+            self.unmoves(x, c2 as usize, word, &mut |c, lanes, _| {
+                let lanes = lanes & self.undecided[x][c];
+                if lanes != 0 {
+                    candidates.push((c, lanes));
+                }
+            });
+        }
+        for &(s, c) in &self.loss_at[level] {
+            if s as usize == x {
+                candidates.push((c as usize, !0));
+            }
+        }
+        candidates.sort_unstable_by_key(|&(c, _)| c);
+        let mut i = 0;
+        while i < candidates.len() {
+            let c = candidates[i].0;
+            let mut lanes = 0;
+            while i < candidates.len() && candidates[i].0 == c {
+                lanes |= candidates[i].1;
+                i += 1;
+            }
+            lanes &= self.undecided[x][c];
+            if lanes == 0 {
+                continue;
+            }
+            lanes &= self.all_won(x, c, level);
+            let mut lost = 0;
+            for lane in Bitboard(lanes) {
+                let e = self.exits[x][c * 64 + lane.index()];
+                if e == NO_EXIT || (e < DRAW && plies(e) <= level) {
+                    lost |= bit(lane.index() as u8);
+                }
+            }
+            if lost != 0 {
+                self.decide(x, c, lost, level);
+            }
+        }
+    }
+
+    /// Lanes of config `c` (side `x` to move) where every move inside the table reaches a
+    /// position the other side has won by `level - 1` plies (or is no move).
+    fn all_won(&self, x: usize, c: usize, level: usize) -> u64 {
+        let men = Men::new(&self.frame, c);
+        let o = 1 - x;
+        let mut acc = !0u64;
+        self.steps(x, c, &men, &mut |s| {
+            if let Step::Inside {
+                config,
+                sym,
+                blocked,
+                ep,
+            } = s
+            {
+                let done = self.won[o][config] | !self.legal[o][config];
+                let mut term = sym.invert_bb(done) | blocked;
+                if let Some((from, to)) = ep {
+                    let line = self.en_passant(x, &men, from, to);
+                    for (l, &e) in line.iter().enumerate() {
+                        if e > DRAW && plies(e) < level {
+                            term |= bit(l as u8);
+                        }
+                    }
+                }
+                acc &= term;
+            }
+        });
+        if x == 1 {
+            let done = self.won[0][c] | !self.legal[0][c];
+            for (dx, dy) in STEPS {
+                let off = !step(!0, -dx, -dy);
+                acc &= step(done, -dx, -dy) | off;
+            }
+        }
+        acc
+    }
+}
