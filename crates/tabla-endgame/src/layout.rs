@@ -31,6 +31,9 @@ use crate::men::{Men, ROLES};
 use crate::symmetry::Symmetry;
 use tabla::{Color, Role};
 
+/// The most squares a placement has (five men).
+const MAX_SQUARES: usize = crate::men::MAX_MEN;
+
 /// The slots of one endgame's table, a side to move.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -259,6 +262,100 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// Calls `f(slot, squares)` for every slot whose placement is its own (see
+    /// [`Layout::placement`]), in slot order: `squares` as [`Layout::slot`] reads them.
+    pub fn for_each_placement(&self, f: &mut dyn FnMut(u64, &[u8])) {
+        let n = self.men.total();
+        let mut squares = [0u8; MAX_SQUARES];
+        for (number, &(wk, bk)) in self.kings.iter().enumerate() {
+            squares[0] = wk;
+            squares[1] = bk;
+            let occupied = 1u64 << wk | 1u64 << bk;
+            // Both kings on the diagonal: a placement may have a smaller transposed twin.
+            let ambiguous = !self.pawns && wk & 7 == wk >> 3 && bk & 7 == bk >> 3;
+            self.visit_groups(
+                0,
+                2,
+                number as u64,
+                occupied,
+                &mut squares,
+                &mut |slot, squares: &[u8]| {
+                    if !ambiguous || self.slot(&squares[..n]) == Some(slot) {
+                        f(slot, &squares[..n]);
+                    }
+                },
+            );
+        }
+    }
+
+    /// The groups from `g` on, their men from `at` on, under the slot prefix `prefix`.
+    fn visit_groups(
+        &self,
+        g: usize,
+        at: usize,
+        prefix: u64,
+        occupied: u64,
+        squares: &mut [u8; MAX_SQUARES],
+        f: &mut dyn FnMut(u64, &[u8]),
+    ) {
+        let Some(group) = self.groups.get(g) else {
+            f(prefix, &squares[..at]);
+            return;
+        };
+        let offset = if group.role == Role::Pawn { 8 } else { 0 };
+        let domain = group.domain();
+        // Sets in colex order: their combinatorial numbers 0, 1, 2, ...
+        let mut set = [0u8; 4];
+        for (i, s) in set[..group.count].iter_mut().enumerate() {
+            *s = i as u8;
+        }
+        let mut number = 0u64;
+        loop {
+            let mut occ = occupied;
+            let mut free = true;
+            for (i, &s) in set[..group.count].iter().enumerate() {
+                let sq = s + offset;
+                squares[at + i] = sq;
+                free &= occ & 1u64 << sq == 0;
+                occ |= 1u64 << sq;
+            }
+            if free {
+                self.visit_groups(
+                    g + 1,
+                    at + group.count,
+                    prefix * group.size + number,
+                    occ,
+                    squares,
+                    f,
+                );
+            }
+            number += 1;
+            // The next set in colex order.
+            let mut i = 0;
+            while i < group.count {
+                let limit = if i + 1 < group.count {
+                    set[i + 1]
+                } else {
+                    domain
+                };
+                if set[i] + 1 < limit {
+                    set[i] += 1;
+                    for (j, s) in set[..i].iter_mut().enumerate() {
+                        *s = j as u8;
+                    }
+                    break;
+                }
+                i += 1;
+            }
+            if i == group.count {
+                break;
+            }
+        }
+        debug_assert_eq!(number, group.size);
+    }
+}
+
 /// Whether a kings' pair is in the canonical form (see the module's documentation).
 fn canonical_kings(pawns: bool, wk: u8, bk: u8) -> bool {
     let (wx, wy, bx, by) = (wk & 7, wk >> 3, bk & 7, bk >> 3);
@@ -351,6 +448,24 @@ mod tests {
             }
         }
         assert!(!classes.is_empty());
+    }
+
+    #[test]
+    fn visiting_placements_meets_every_own_slot_once_in_order() {
+        for name in ["KQvK", "KPvK", "KRRvK", "KPvKP", "KBNvK"] {
+            let layout = layout(name);
+            let n = layout.men().total();
+            let mut want = Vec::new();
+            let mut back = [0u8; 5];
+            for slot in 0..layout.size() {
+                if layout.placement(slot, &mut back[..n]) && layout.slot(&back[..n]) == Some(slot) {
+                    want.push((slot, back[..n].to_vec()));
+                }
+            }
+            let mut got = Vec::new();
+            layout.for_each_placement(&mut |slot, squares| got.push((slot, squares.to_vec())));
+            assert_eq!(got, want, "{name}");
+        }
     }
 
     #[test]

@@ -100,6 +100,7 @@
 //! slot), for tools that expect it. How that base's published figures compare with the exact
 //! counts of these tables is told in `docs/background.md`; `tests/kbnk.rs` checks them.
 
+mod builder;
 mod codec;
 mod dtm;
 mod file;
@@ -110,6 +111,7 @@ mod layout;
 mod location;
 mod material;
 mod men;
+mod placement;
 mod probe;
 mod probe_error;
 mod retro;
@@ -118,8 +120,11 @@ mod solve;
 mod stats;
 mod symmetry;
 mod table;
+mod tablebase;
+mod tb_file;
 mod two_byte;
 
+pub use builder::{BuildError, Built, build, build_order};
 pub use dtm::Dtm;
 pub use file::FileError;
 pub use generate::{Progress, generate};
@@ -129,8 +134,10 @@ pub use material::{MAX_PIECES, Material, MaterialError};
 pub use men::{MAX_MEN, Men, MenError};
 pub use probe::{MoveValue, Probe};
 pub use probe_error::{IllegalPlacement, ProbeError};
-pub use solve::{Solution, SolveError, Solved};
+pub use solve::{NO_POSITION, Solution, SolveError, Solved};
 pub use stats::{SideStats, Stats};
 pub use symmetry::Symmetry;
 pub use table::Table;
+pub use tablebase::{Tablebase, TbError, table_file_name};
+pub use tb_file::{TbFile, TbFileError};
 pub use two_byte::{TWO_BYTE_LEN, TwoByteEntry, TwoByteError, TwoByteFile, two_byte_slot};

@@ -129,6 +129,11 @@ impl Men {
         self.counts.iter().any(|side| side[4] > 0)
     }
 
+    /// Pawns on the board, both sides.
+    pub fn pawns(&self) -> usize {
+        (self.counts[0][4] + self.counts[1][4]) as usize
+    }
+
     /// The same men with the colours swapped (`KQvKR` -> `KRvKQ`).
     pub fn swapped(&self) -> Men {
         Men {

@@ -23,8 +23,8 @@
 
 use crate::frame::{Config, Frame};
 use crate::men::MAX_MEN;
+use crate::placement::{Lookup, Men3};
 use crate::score::{BACK, DRAW, NO_EXIT, code, plies};
-use crate::solve::{Men3, Solved};
 use crate::symmetry::Symmetry;
 use tabla::attacks::{attacks, between, king_attacks, pawn_attacks};
 use tabla::{Bitboard, Color, Role, Square};
@@ -155,6 +155,23 @@ impl Men {
     }
 }
 
+/// The legal positions of a frame, both sides to move: a bit a position, a word a config.
+pub(crate) fn legal_bits(frame: &Frame) -> [Vec<u64>; 2] {
+    let configs = frame.configs();
+    let mut white = vec![0u64; configs];
+    let mut black = vec![0u64; configs];
+    for (c, (w, b)) in white.iter_mut().zip(black.iter_mut()).enumerate() {
+        let men = Men::new(frame, c);
+        if !men.valid() {
+            continue;
+        }
+        let base = !men.occupied & !king_attacks(Square::new_masked(men.cfg.white_king)).0;
+        *w = base & !men.white_attacks();
+        *b = base & !men.black_checks();
+    }
+    [white, black]
+}
+
 /// A move of a man other than Black's king, as the steps need it.
 enum Step {
     /// To another config of this table: `lanes` maps the successor's word to this config's lanes.
@@ -173,7 +190,7 @@ enum Step {
 /// The generator's state for one table.
 pub(crate) struct Generator<'a> {
     frame: Frame,
-    smaller: &'a Solved,
+    smaller: &'a dyn Lookup,
     legal: [Vec<u64>; 2],
     values: [Vec<u8>; 2],
     exits: [Vec<u8>; 2],
@@ -189,7 +206,7 @@ pub(crate) struct Generator<'a> {
 }
 
 impl<'a> Generator<'a> {
-    pub(crate) fn new(frame: Frame, smaller: &'a Solved) -> Generator<'a> {
+    pub(crate) fn new(frame: Frame, smaller: &'a dyn Lookup) -> Generator<'a> {
         let configs = frame.configs();
         let n = configs * 64;
         Generator {
@@ -233,15 +250,7 @@ impl<'a> Generator<'a> {
 
     /// Which positions are legal, both sides to move.
     fn set_up_legal(&mut self) {
-        for c in 0..self.frame.configs() {
-            let men = Men::new(&self.frame, c);
-            if !men.valid() {
-                continue;
-            }
-            let base = !men.occupied & !king_attacks(Square::new_masked(men.cfg.white_king)).0;
-            self.legal[0][c] = base & !men.white_attacks();
-            self.legal[1][c] = base & !men.black_checks();
-        }
+        self.legal = legal_bits(&self.frame);
     }
 
     /// Every move of side `x`'s men other than Black's king in config `men`.

@@ -10,16 +10,18 @@
 use crate::frame::Frame;
 use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
+use crate::placement::{Lookup, Men3};
 use crate::retro::Generator;
 use crate::score::{BACK, ORD, plies};
 use std::collections::HashMap;
+use std::sync::Arc;
 use tabla::attacks::king_attacks;
 use tabla::{Color, Role, Square};
 
 /// The solved tables of some endings, by their canonical [`Men`].
 #[derive(Default)]
 pub struct Solved {
-    tables: HashMap<Men, Solution>,
+    tables: HashMap<Men, Arc<Solution>>,
 }
 
 /// One ending's values, both sides to move, in the generator's index.
@@ -39,50 +41,6 @@ pub enum SolveError {
     TooMany(Men),
 }
 
-/// White's king and up to three other men (Black's king apart): a placement as the generator
-/// asks the smaller tables about it.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Men3 {
-    pub white_king: u8,
-    pub men: [(Color, Role, u8); MAX_MEN - 2],
-    pub n: usize,
-}
-
-impl Men3 {
-    /// The placement without the man on `sq`.
-    pub(crate) fn without(mut self, sq: u8) -> Men3 {
-        if let Some(i) = self.men[..self.n].iter().position(|m| m.2 == sq) {
-            self.men.copy_within(i + 1..self.n, i);
-            self.n -= 1;
-        }
-        self
-    }
-
-    /// Where the man of `color` and `role` on `sq` is listed.
-    pub(crate) fn find(&self, color: Color, role: Role, sq: u8) -> usize {
-        self.men[..self.n]
-            .iter()
-            .position(|&m| m == (color, role, sq))
-            .unwrap_or(0)
-    }
-
-    fn ending(&self) -> Option<Men> {
-        let mut white = [Role::Pawn; MAX_MEN];
-        let mut black = [Role::Pawn; MAX_MEN];
-        let (mut w, mut b) = (0, 0);
-        for &(c, r, _) in &self.men[..self.n] {
-            if c == Color::White {
-                white[w] = r;
-                w += 1;
-            } else {
-                black[b] = r;
-                b += 1;
-            }
-        }
-        Men::new(&white[..w], &black[..b]).ok()
-    }
-}
-
 fn side(color: Color) -> usize {
     match color {
         Color::White => 0,
@@ -97,7 +55,7 @@ impl Solved {
     }
 
     /// The endings a capture or a promotion leads to from `men` (canonical, not the two kings).
-    fn next_endings(men: Men) -> Vec<Men> {
+    pub(crate) fn next_endings(men: Men) -> Vec<Men> {
         let mut out = Vec::new();
         for color in [Color::White, Color::Black] {
             let mut white = men.roles(Color::White);
@@ -179,24 +137,32 @@ impl Solved {
             self.solve_with(next, done)?;
         }
         let started = std::time::Instant::now();
-        let mut generator = Generator::new(Frame::new(men), self);
-        generator.run();
-        let (frame, values, legal) = generator.into_parts();
-        self.tables.insert(
-            men,
-            Solution {
-                frame,
-                values,
-                legal,
-            },
-        );
+        let solution = self.generate(men);
+        self.tables.insert(men, Arc::new(solution));
         done(men, started.elapsed().as_secs_f64());
         Ok(())
     }
 
     /// The solution of `men` (canonical), if solved.
     pub fn get(&self, men: Men) -> Option<&Solution> {
-        self.tables.get(&men)
+        self.tables.get(&men).map(|s| &**s)
+    }
+
+    /// Keeps a solution (of the canonical `men`).
+    pub(crate) fn insert(&mut self, men: Men, solution: Arc<Solution>) {
+        self.tables.insert(men, solution);
+    }
+
+    /// Generates `men`'s table (canonical), the endings it leads to being solved.
+    pub(crate) fn generate(&self, men: Men) -> Solution {
+        let mut generator = Generator::new(Frame::new(men), self);
+        generator.run();
+        let (frame, values, legal) = generator.into_parts();
+        Solution {
+            frame,
+            values,
+            legal,
+        }
     }
 
     /// The distance to mate of a position whose ending is solved (or of two kings: a draw);
@@ -257,13 +223,6 @@ impl Solved {
         self.one(&p, black_king, pos.turn())
     }
 
-    /// The code of a placement with Black's king on `black_king` and `turn` to move; `None` when
-    /// the position is illegal or its ending not solved.
-    pub(crate) fn one(&self, p: &Men3, black_king: u8, turn: Color) -> Option<u8> {
-        let (legal, code) = self.locate_one(p, black_king, turn)?;
-        legal.then_some(code)
-    }
-
     fn locate_one(&self, p: &Men3, black_king: u8, turn: Color) -> Option<(bool, u8)> {
         let ending = p.ending()?;
         if ending.total() == 2 {
@@ -289,10 +248,19 @@ impl Solved {
         let legal = table.legal[t][config] >> lane & 1 == 1;
         Some((legal, table.values[t][config * 64 + lane]))
     }
+}
+
+impl Lookup for Solved {
+    /// The code of a placement with Black's king on `black_king` and `turn` to move; `None` when
+    /// the position is illegal or its ending not solved.
+    fn one(&self, p: &Men3, black_king: u8, turn: Color) -> Option<u8> {
+        let (legal, code) = self.locate_one(p, black_king, turn)?;
+        legal.then_some(code)
+    }
 
     /// The codes of a placement for every square of Black's king (`codes[lane]`), `turn` to
     /// move; returns the lanes where the position is legal (none if its ending is not solved).
-    pub(crate) fn row(&self, p: &Men3, turn: Color, codes: &mut [u8; 64]) -> u64 {
+    fn row(&self, p: &Men3, turn: Color, codes: &mut [u8; 64]) -> u64 {
         let Some(ending) = p.ending() else {
             return 0;
         };
@@ -331,6 +299,9 @@ impl Solved {
     }
 }
 
+/// The value [`Solution::layout_values`] gives a slot that holds no legal position.
+pub const NO_POSITION: u8 = 255;
+
 /// The [`crate::Dtm`] of a code.
 pub(crate) fn dtm_of(code: u8) -> crate::Dtm {
     match code {
@@ -347,6 +318,21 @@ pub(crate) fn dtm_of(code: u8) -> crate::Dtm {
 }
 
 impl Solution {
+    /// A solution from its values in the generator's index (legal positions found again).
+    pub(crate) fn from_values(frame: Frame, values: [Vec<u8>; 2]) -> Solution {
+        let legal = crate::retro::legal_bits(&frame);
+        Solution {
+            frame,
+            values,
+            legal,
+        }
+    }
+
+    /// The values in the generator's index, White to move and Black to move.
+    pub(crate) fn frame_values(&self) -> &[Vec<u8>; 2] {
+        &self.values
+    }
+
     /// The ending.
     pub fn men(&self) -> Men {
         self.frame.men()
@@ -355,6 +341,26 @@ impl Solution {
     /// The ending's layout (its slots up to symmetry, as the table files will hold them).
     pub fn layout(&self) -> Layout {
         Layout::new(self.frame.men())
+    }
+
+    /// The values of every slot of the ending's [`Layout`], White to move and Black to move:
+    /// the code of the slot's position (`0` a draw, else plies + 1), or [`NO_POSITION`] where the
+    /// slot holds no legal position (two men on a square, the side not to move in check, or a
+    /// placement whose own slot is another).
+    pub fn layout_values(&self) -> [Vec<u8>; 2] {
+        let layout = self.layout();
+        let size = layout.size() as usize;
+        let mut out = [vec![NO_POSITION; size], vec![NO_POSITION; size]];
+        layout.for_each_placement(&mut |slot, squares| {
+            let (config, sym) = self.frame.locate(squares[0], &squares[2..]);
+            let lane = sym.apply(squares[1]) as usize;
+            for (t, side) in out.iter_mut().enumerate() {
+                if self.legal[t][config] >> lane & 1 == 1 {
+                    side[slot as usize] = self.values[t][config * 64 + lane];
+                }
+            }
+        });
+        out
     }
 
     /// The squares of `men` (any order) in the frame's order of men; `None` when they are not

@@ -1,0 +1,365 @@
+//! Building table files: the endings asked for and every ending they lead to, in dependency
+//! order, on several threads, resumable.
+//!
+//! Each ending is generated (`retro.rs`) once the endings its captures and promotions lead to are
+//! done, then written as its table file (`KQvKR.tbm`, the side to move that compresses smaller)
+//! and, for the endings still to build, as a *frame file* (`frames/KQvKR.frame`, both sides to
+//! move in the generator's index, zstd level 1), from which a later build reads it instead of
+//! generating it again. A finished ending is not rebuilt: a run that is stopped resumes at the
+//! endings it had not finished. Each table built is logged with its time to `build.log`.
+
+use crate::frame::Frame;
+use crate::men::Men;
+use crate::solve::{Solution, Solved};
+use crate::tablebase::table_file_name;
+use crate::tb_file::{self, TbFile};
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
+use tabla::Color;
+
+/// What happened to one ending.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The ending.
+    pub men: Men,
+    /// Seconds to generate and write it (0 when it was already built).
+    pub seconds: f64,
+    /// The table file's size in bytes.
+    pub bytes: u64,
+    /// The side to move the file holds.
+    pub stored: Color,
+    /// Whether it was already built (nothing done).
+    pub skipped: bool,
+}
+
+/// Why a build stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// A file could not be written or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// More men than the tables hold.
+    #[error(transparent)]
+    Solve(#[from] crate::SolveError),
+}
+
+/// Every ending `targets` lead to (themselves included, canonical, not the bare kings), each
+/// after the endings it leads to.
+pub fn build_order(targets: &[Men]) -> Vec<Men> {
+    let mut all = HashSet::new();
+    let mut stack: Vec<Men> = targets.iter().map(|m| m.canonical().0).collect();
+    while let Some(m) = stack.pop() {
+        if m.total() <= 2 || !all.insert(m) {
+            continue;
+        }
+        stack.extend(Solved::next_endings(m));
+    }
+    let mut order: Vec<Men> = all.into_iter().collect();
+    // Captures take a man away, promotions a pawn: both lead to endings earlier in this order.
+    order.sort_by_key(|m| (m.total(), m.pawns(), m.to_string()));
+    order
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError + '_ {
+    move |source| BuildError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+struct State {
+    /// Endings not started, in build order.
+    pending: Vec<Men>,
+    /// Endings done, with their solution in memory while an ending still to build needs it.
+    done: HashMap<Men, Option<Arc<Solution>>>,
+    failed: Option<BuildError>,
+    reports: Vec<Built>,
+}
+
+/// Builds the table files of `targets` and of every ending they lead to into `dir`, on
+/// `threads` threads; `report` is called as each ending is done (or found done).
+pub fn build(
+    dir: &Path,
+    targets: &[Men],
+    threads: usize,
+    report: &(dyn Fn(&Built) + Sync),
+) -> Result<Vec<Built>, BuildError> {
+    for m in targets {
+        if m.total() > crate::MAX_MEN {
+            return Err(crate::SolveError::TooMany(*m).into());
+        }
+    }
+    let frames = dir.join("frames");
+    std::fs::create_dir_all(&frames).map_err(io(&frames))?;
+    let order = build_order(targets);
+    // Who needs what: an ending's solution is dropped from memory once no pending one needs it.
+    let mut needed_by: HashMap<Men, usize> = HashMap::new();
+    for m in &order {
+        for d in Solved::next_endings(*m) {
+            *needed_by.entry(d).or_default() += 1;
+        }
+    }
+    let state = Mutex::new(State {
+        pending: order,
+        done: HashMap::new(),
+        failed: None,
+        reports: Vec::new(),
+    });
+    let wake = Condvar::new();
+    let needed_by = Mutex::new(needed_by);
+    let log = Mutex::new(());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                worker(dir, &frames, &state, &wake, &needed_by, &log, report);
+            });
+        }
+    });
+    let state = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = state.failed {
+        return Err(e);
+    }
+    Ok(state.reports)
+}
+
+fn frame_path(frames: &Path, men: Men) -> PathBuf {
+    frames.join(format!("{men}.frame"))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn worker(
+    dir: &Path,
+    frames: &Path,
+    state: &Mutex<State>,
+    wake: &Condvar,
+    needed_by: &Mutex<HashMap<Men, usize>>,
+    log: &Mutex<()>,
+    report: &(dyn Fn(&Built) + Sync),
+) {
+    loop {
+        // The first pending ending whose endings are all done.
+        let (men, deps) = {
+            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if s.failed.is_some() || s.pending.is_empty() {
+                    return;
+                }
+                let ready = s.pending.iter().position(|m| {
+                    Solved::next_endings(*m)
+                        .iter()
+                        .all(|d| s.done.contains_key(d))
+                });
+                if let Some(i) = ready {
+                    let men = s.pending.remove(i);
+                    let deps: Vec<(Men, Option<Arc<Solution>>)> = Solved::next_endings(men)
+                        .into_iter()
+                        .map(|d| (d, s.done.get(&d).cloned().flatten()))
+                        .collect();
+                    break (men, deps);
+                }
+                s = wake.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let outcome = build_one(dir, frames, men, deps, needed_by);
+        let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+        match outcome {
+            Ok((built, solution)) => {
+                {
+                    let _guard = log.lock().unwrap_or_else(|e| e.into_inner());
+                    if !built.skipped {
+                        let line = format!(
+                            "{} {:.3} s {} bytes stored {}\n",
+                            built.men,
+                            built.seconds,
+                            built.bytes,
+                            if built.stored == Color::White {
+                                "white"
+                            } else {
+                                "black"
+                            }
+                        );
+                        let path = dir.join("build.log");
+                        let appended = std::fs::OpenOptions::new()
+                            .create(true)
+                            .append(true)
+                            .open(&path)
+                            .and_then(|mut f| f.write_all(line.as_bytes()));
+                        if let Err(e) = appended {
+                            s.failed = Some(io(&path)(e));
+                        }
+                    }
+                    report(&built);
+                }
+                let keep = needed_by
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&men)
+                    .copied()
+                    .unwrap_or(0)
+                    > 0;
+                s.done.insert(men, solution.filter(|_| keep));
+                // Drop the solutions no pending ending needs any more.
+                let needed = needed_by.lock().unwrap_or_else(|e| e.into_inner());
+                for (m, sol) in s.done.iter_mut() {
+                    if needed.get(m).copied().unwrap_or(0) == 0 {
+                        *sol = None;
+                    }
+                }
+                drop(needed);
+                s.reports.push(built);
+            }
+            Err(e) => s.failed = Some(e),
+        }
+        wake.notify_all();
+    }
+}
+
+/// Builds (or finds built) one ending whose endings are done.
+fn build_one(
+    dir: &Path,
+    frames: &Path,
+    men: Men,
+    deps: Vec<(Men, Option<Arc<Solution>>)>,
+    needed_by: &Mutex<HashMap<Men, usize>>,
+) -> Result<(Built, Option<Arc<Solution>>), BuildError> {
+    let path = dir.join(table_file_name(men));
+    let frame_file = frame_path(frames, men);
+    let still_needed = needed_by
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&men)
+        .copied()
+        .unwrap_or(0)
+        > 0;
+    // Done before: the table file opens, and its frame file is there if anything needs it.
+    if let Ok(file) = TbFile::open(&path)
+        && (!still_needed || frame_file.exists())
+    {
+        let solution = if still_needed {
+            read_frame(&frame_file, men).ok().map(Arc::new)
+        } else {
+            None
+        };
+        if !still_needed || solution.is_some() {
+            release(needed_by, men);
+            return Ok((
+                Built {
+                    men,
+                    seconds: 0.0,
+                    bytes: file.len(),
+                    stored: file.stored(),
+                    skipped: true,
+                },
+                solution,
+            ));
+        }
+    }
+    let started = Instant::now();
+    let mut solved = Solved::new();
+    for (d, sol) in deps {
+        let sol = match sol {
+            Some(s) => s,
+            None => Arc::new(read_frame(&frame_path(frames, d), d).map_err(io(frames))?),
+        };
+        solved.insert(d, sol);
+    }
+    let solution = Arc::new(solved.generate(men));
+    let values = solution.layout_values();
+    // The side that compresses smaller is stored.
+    let white = dir.join(format!("{men}.white.tbm"));
+    let black = dir.join(format!("{men}.black.tbm"));
+    let w = tb_file::write(&white, men, Color::White, &values[0]).map_err(io(&white))?;
+    let b = tb_file::write(&black, men, Color::Black, &values[1]).map_err(io(&black))?;
+    let (keep, drop_, stored, bytes) = if w <= b {
+        (&white, &black, Color::White, w)
+    } else {
+        (&black, &white, Color::Black, b)
+    };
+    std::fs::remove_file(drop_).map_err(io(drop_))?;
+    if still_needed {
+        write_frame(&frame_file, &solution).map_err(io(&frame_file))?;
+    }
+    std::fs::rename(keep, &path).map_err(io(&path))?;
+    release(needed_by, men);
+    Ok((
+        Built {
+            men,
+            seconds: started.elapsed().as_secs_f64(),
+            bytes,
+            stored,
+            skipped: false,
+        },
+        Some(solution),
+    ))
+}
+
+/// One fewer pending ending needs each ending `men` leads to.
+fn release(needed_by: &Mutex<HashMap<Men, usize>>, men: Men) {
+    let mut needed = needed_by.lock().unwrap_or_else(|e| e.into_inner());
+    for d in Solved::next_endings(men) {
+        if let Some(n) = needed.get_mut(&d) {
+            *n = n.saturating_sub(1);
+        }
+    }
+}
+
+const FRAME_MAGIC: &[u8; 8] = b"TABLA-FR";
+
+fn write_frame(path: &Path, solution: &Solution) -> std::io::Result<()> {
+    let partial = path.with_extension("partial");
+    let file = std::fs::File::create(&partial)?;
+    let mut out = zstd::stream::Encoder::new(std::io::BufWriter::new(file), 1)?;
+    out.include_checksum(true)?;
+    out.write_all(FRAME_MAGIC)?;
+    let name = solution.men().to_string();
+    out.write_all(&[name.len() as u8])?;
+    out.write_all(name.as_bytes())?;
+    for side in solution.frame_values() {
+        out.write_all(side)?;
+    }
+    out.finish()?.flush()?;
+    std::fs::rename(&partial, path)
+}
+
+fn read_frame(path: &Path, men: Men) -> std::io::Result<Solution> {
+    use std::io::Read;
+    let bad = |what: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: {what}", path.display()),
+        )
+    };
+    let mut input = zstd::stream::Decoder::new(std::fs::File::open(path)?)?;
+    let mut magic = [0u8; 8];
+    input.read_exact(&mut magic)?;
+    if &magic != FRAME_MAGIC {
+        return Err(bad("not a frame file"));
+    }
+    let mut len = [0u8; 1];
+    input.read_exact(&mut len)?;
+    let mut name = vec![0u8; len[0] as usize];
+    input.read_exact(&mut name)?;
+    if name != men.to_string().as_bytes() {
+        return Err(bad("another ending's frame file"));
+    }
+    let frame = Frame::new(men);
+    let n = frame.configs() * 64;
+    let mut values = [vec![0u8; n], vec![0u8; n]];
+    for side in &mut values {
+        input.read_exact(side)?;
+    }
+    let mut rest = Vec::new();
+    input.read_to_end(&mut rest)?;
+    if !rest.is_empty() {
+        return Err(bad("longer than its ending"));
+    }
+    Ok(Solution::from_values(frame, values))
+}

@@ -1,0 +1,196 @@
+//! A directory of table files: probing any position of up to five men.
+//!
+//! A file holds one side to move ([`TbFile::stored`]); a position with the other side to move is
+//! answered by one ply: the best of its legal moves' values, each read from the files (a capture
+//! or a promotion from another ending's). A position with an en-passant capture is answered the
+//! same way, the capture among the moves.
+
+use crate::dtm::Dtm;
+use crate::layout::Layout;
+use crate::men::{MAX_MEN, Men};
+use crate::score::{BACK, code_of_ord};
+use crate::solve::dtm_of;
+use crate::tb_file::{TbFile, TbFileError};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tabla::{CastlingRights, Color, Position, Role};
+
+/// The file name of an ending's table in a directory.
+pub fn table_file_name(men: Men) -> String {
+    format!("{}.tbm", men.canonical().0)
+}
+
+/// Why a tablebase gives no value for a position.
+#[derive(Debug, thiserror::Error)]
+pub enum TbError {
+    /// The ending's table is not in the directory.
+    #[error(
+        "no table for {missing} in {dir}; build it with `tabla tb build {missing} --dir {dir}`"
+    )]
+    Missing {
+        /// The ending (as built: the stronger side White).
+        missing: Men,
+        /// The directory searched.
+        dir: String,
+    },
+    /// More men than the tables hold.
+    #[error("{0} men on the board; the tables hold at most {MAX_MEN}")]
+    TooMany(usize),
+    /// Castling rights: the tables hold positions without them.
+    #[error("the position has castling rights; the tables hold positions without them")]
+    Castling,
+    /// A table file could not be read.
+    #[error(transparent)]
+    File(#[from] TbFileError),
+}
+
+struct Entry {
+    file: TbFile,
+    layout: Layout,
+}
+
+/// The table files of a directory, opened.
+pub struct Tablebase {
+    dir: PathBuf,
+    tables: HashMap<Men, Entry>,
+}
+
+impl Tablebase {
+    /// Opens every `*.tbm` file of `dir` (a directory that does not exist holds no tables).
+    pub fn open(dir: &Path) -> Result<Tablebase, TbFileError> {
+        let mut tables = HashMap::new();
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Tablebase {
+                    dir: dir.to_path_buf(),
+                    tables,
+                });
+            }
+            Err(source) => {
+                return Err(TbFileError::Io {
+                    path: dir.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("tbm") {
+                continue;
+            }
+            let file = TbFile::open(&path)?;
+            let men = file.men();
+            tables.insert(
+                men,
+                Entry {
+                    layout: Layout::new(men),
+                    file,
+                },
+            );
+        }
+        Ok(Tablebase {
+            dir: dir.to_path_buf(),
+            tables,
+        })
+    }
+
+    /// The endings whose tables are open.
+    pub fn endings(&self) -> Vec<Men> {
+        let mut out: Vec<Men> = self.tables.keys().copied().collect();
+        out.sort();
+        out
+    }
+
+    /// The table file of an ending (canonical), if open.
+    pub fn file(&self, men: Men) -> Option<&TbFile> {
+        self.tables.get(&men).map(|e| &e.file)
+    }
+
+    /// The distance to mate of a position.
+    ///
+    /// ```no_run
+    /// use std::path::Path;
+    /// use tabla::Position;
+    /// use tabla_endgame::{Dtm, Tablebase};
+    ///
+    /// let tb = Tablebase::open(Path::new("tables")).unwrap();
+    /// let pos = Position::from_fen("8/5k2/2PK4/5r2/8/8/8/8 w - - 0 1").unwrap();
+    /// assert_eq!(tb.probe(&pos).unwrap(), Dtm::Win(43));
+    /// ```
+    pub fn probe(&self, pos: &Position) -> Result<Dtm, TbError> {
+        Ok(dtm_of(self.code(pos)?))
+    }
+
+    /// The value code of a position (`0` a draw, else plies + 1).
+    pub(crate) fn code(&self, pos: &Position) -> Result<u8, TbError> {
+        if pos.castling_rights() != CastlingRights::NONE {
+            return Err(TbError::Castling);
+        }
+        let count = pos.board().pieces().count();
+        if count > MAX_MEN {
+            return Err(TbError::TooMany(count));
+        }
+        if count == 2 {
+            return Ok(0);
+        }
+        let men = Men::of(pos).map_err(|_| TbError::TooMany(count))?;
+        let (canonical, swapped) = men.canonical();
+        let entry = self
+            .tables
+            .get(&canonical)
+            .ok_or_else(|| TbError::Missing {
+                missing: canonical,
+                dir: self.dir.display().to_string(),
+            })?;
+        let turn = if swapped { !pos.turn() } else { pos.turn() };
+        if turn != entry.file.stored() || pos.legal_ep_square().is_some() {
+            return self.one_ply(pos);
+        }
+        let mut squares = [0u8; MAX_MEN];
+        let mut kinds = [(Color::White, Role::Pawn, 0u8); MAX_MEN];
+        let mut n = 0;
+        for (sq, piece) in pos.board().pieces() {
+            let (color, s) = if swapped {
+                (!piece.color, sq.index() as u8 ^ 56)
+            } else {
+                (piece.color, sq.index() as u8)
+            };
+            match (color, piece.role) {
+                (Color::White, Role::King) => squares[0] = s,
+                (Color::Black, Role::King) => squares[1] = s,
+                (c, r) => {
+                    kinds[n] = (c, r, s);
+                    n += 1;
+                }
+            }
+        }
+        let mut used = [false; MAX_MEN];
+        for (at, (color, role)) in entry.layout.men_order().into_iter().enumerate() {
+            let i = (0..n)
+                .find(|&i| !used[i] && kinds[i].0 == color && kinds[i].1 == role)
+                .unwrap_or(0);
+            used[i] = true;
+            squares[2 + at] = kinds[i].2;
+        }
+        let total = canonical.total();
+        // A legal position always has a slot (tabla's Position is legal).
+        let slot = entry.layout.slot(&squares[..total]).unwrap_or(0);
+        Ok(entry.file.value(slot)?)
+    }
+
+    /// The best of a position's legal moves, each move's value read from the tables.
+    fn one_ply(&self, pos: &Position) -> Result<u8, TbError> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(if pos.is_check() { 1 } else { 0 });
+        }
+        let mut best = 0u8;
+        for mv in moves {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            best = best.max(BACK[self.code(&after)? as usize]);
+        }
+        Ok(code_of_ord(best))
+    }
+}
