@@ -11,6 +11,7 @@ mod kbnk;
 mod perft_run;
 mod pgn;
 mod position_arg;
+mod tb;
 
 use clap::{Args, Parser, Subcommand};
 use std::io::{self, Write};
@@ -43,6 +44,9 @@ enum Command {
     /// The King+Bishop+Knight vs King solution base: build, probe, best line, 16 MiB export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
+    /// Endgame tables of up to five men, distance to mate: build, probe, best line.
+    #[command(subcommand)]
+    Tb(tb::TbCommand),
     /// Run the web app (PGN browser, KBNK explorer, analysis, games) and its JSON API.
     Serve(ServeArgs),
     /// Run the engine's UCI loop on standard input and output (for chess GUIs and match runners).
@@ -164,6 +168,10 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
         }
         Command::Kbnk(command) => {
             kbnk::run(command, out)?;
+            Ok(Outcome::Success)
+        }
+        Command::Tb(command) => {
+            tb::run(command, out)?;
             Ok(Outcome::Success)
         }
         Command::Uci => {

@@ -8,12 +8,13 @@
 use crate::dtm::Dtm;
 use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
+use crate::probe::{MoveValue, Probe};
 use crate::score::{BACK, code_of_ord};
 use crate::solve::dtm_of;
 use crate::tb_file::{TbFile, TbFileError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use tabla::{CastlingRights, Color, Position, Role};
+use tabla::{CastlingRights, Color, Move, Position, Role};
 
 /// The file name of an ending's table in a directory.
 pub fn table_file_name(men: Men) -> String {
@@ -120,6 +121,50 @@ impl Tablebase {
     /// ```
     pub fn probe(&self, pos: &Position) -> Result<Dtm, TbError> {
         Ok(dtm_of(self.code(pos)?))
+    }
+
+    /// The value of a position and of every legal move, and the best move: the fastest mate for
+    /// the winner, the longest resistance (or a draw) for the loser, the first in tabla's move
+    /// order among equals.
+    pub fn probe_moves(&self, pos: &Position) -> Result<Probe, TbError> {
+        let dtm = self.probe(pos)?;
+        let mut moves = Vec::new();
+        for mv in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            moves.push(MoveValue {
+                mv,
+                after: self.probe(&after)?,
+            });
+        }
+        let best: Option<Move> = moves
+            .iter()
+            .min_by_key(|m| m.for_mover().badness())
+            .map(|m| m.mv);
+        Ok(Probe {
+            dtm,
+            stalemate: moves.is_empty() && !pos.is_check(),
+            best,
+            moves,
+        })
+    }
+
+    /// The optimal line from a position to mate (empty for a draw or a position already
+    /// decided): the best move, again and again.
+    pub fn line(&self, pos: &Position) -> Result<Vec<Move>, TbError> {
+        let mut line = Vec::new();
+        let mut pos = pos.clone();
+        if self.probe(&pos)? == Dtm::Draw {
+            return Ok(line);
+        }
+        // A mate of up to five men is at most 254 plies away.
+        for _ in 0..300 {
+            let probe = self.probe_moves(&pos)?;
+            let Some(mv) = probe.best else { break };
+            line.push(mv);
+            pos.play_unchecked(mv);
+        }
+        Ok(line)
     }
 
     /// The value code of a position (`0` a draw, else plies + 1).

@@ -57,12 +57,17 @@ pub struct KbnkJson {
 
 /// Probes a position and describes the answer.
 pub fn describe(table: &Table, pos: &Position) -> Result<KbnkJson, ProbeError> {
+    Ok(describe_probe(pos, table.probe(pos)?))
+}
+
+/// Describes a probe's answer (of the KBNK table or of any tablebase) for a position.
+pub fn describe_probe(pos: &Position, probe: Probe) -> KbnkJson {
     let Probe {
         dtm,
         stalemate,
         best,
         mut moves,
-    } = table.probe(pos)?;
+    } = probe;
     moves.sort_by_key(|m| m.for_mover().badness());
     let status = match dtm {
         Dtm::Loss(0) => "checkmate",
@@ -71,7 +76,7 @@ pub fn describe(table: &Table, pos: &Position) -> Result<KbnkJson, ProbeError> {
         Dtm::Draw if stalemate => "stalemate",
         Dtm::Draw => "draw",
     };
-    Ok(KbnkJson {
+    KbnkJson {
         fen: pos.to_fen(),
         turn: match pos.turn() {
             Color::White => "white",
@@ -95,7 +100,7 @@ pub fn describe(table: &Table, pos: &Position) -> Result<KbnkJson, ProbeError> {
                 mate: m.after.is_checkmated(),
             })
             .collect(),
-    })
+    }
 }
 
 /// `GET /api/kbnk?fen=F`: 400 for a FEN that is not a legal position, 422 for a legal position

@@ -24,6 +24,7 @@ pub mod suggest;
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
 pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 pub use game_db::{GameDb, NO_DB_HINT};
+pub use kbnk::{KbnkJson, describe_probe};
 pub use router::router;
 pub use sample::SAMPLE_PGN;
 pub use server::{load_kbnk, serve, serve_blocking};

@@ -1,0 +1,214 @@
+//! `tabla tb`: build the endgame tables of up to five men, probe positions, play out the line.
+
+use anyhow::Context;
+use clap::Subcommand;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use tabla::Position;
+use tabla_endgame::{Built, Dtm, Men, Tablebase, build};
+
+/// The `tabla tb` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum TbCommand {
+    /// Generate the tables of endings (and of every ending they lead to), resumably: a table
+    /// already in the directory is not built again. Each table's time goes to DIR/build.log.
+    Build {
+        /// Every ending of up to N men (3 to 5).
+        #[arg(long, value_name = "N", conflicts_with = "endings")]
+        men: Option<usize>,
+        /// Endings, as `KQvKR` (or `KQKR`).
+        #[arg(value_name = "ENDING", required_unless_present = "men")]
+        endings: Vec<String>,
+        /// The tables' directory (default: $TABLA_ENDGAME_DIR, $XDG_DATA_HOME/tabla or
+        /// ~/.local/share/tabla, then `tb`).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Threads (tables built at once; default: every core).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+    },
+    /// Distance to mate of a position of up to five men, the value after every legal move and
+    /// the best move.
+    Probe {
+        /// The tables' directory (see `build --help`).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Print the answer as JSON (the object `/api/kbnk` answers, and `material`).
+        #[arg(long)]
+        json: bool,
+        /// Read one FEN per line from FILE (`-` for stdin); print `<FEN as given>;<dtm>;<plies>`
+        /// per line (signed, for the side to move; `0;0` a draw or checkmated), or
+        /// `<FEN>;error: <reason>`.
+        #[arg(long, value_name = "FILE|-", conflicts_with_all = ["fen", "json"])]
+        batch: Option<String>,
+        /// The position (quoted FEN, or separate words).
+        #[arg(value_name = "FEN", required_unless_present = "batch", num_args = 1..)]
+        fen: Vec<String>,
+    },
+    /// The whole optimal line to mate, in SAN.
+    Line {
+        /// The tables' directory (see `build --help`).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// The position (quoted FEN, or separate words).
+        #[arg(value_name = "FEN", required = true, num_args = 1..)]
+        fen: Vec<String>,
+    },
+}
+
+/// The default directory of the tables: `tb` under the KBNK table's directory.
+pub fn default_dir() -> PathBuf {
+    let kbnk = tabla_endgame::default_path(tabla_endgame::Material::KBNK);
+    kbnk.parent()
+        .map_or_else(|| PathBuf::from("tb"), |p| p.join("tb"))
+}
+
+/// Runs a `tabla tb` subcommand.
+pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    match command {
+        TbCommand::Build {
+            men,
+            endings,
+            dir,
+            threads,
+        } => {
+            let dir = dir.unwrap_or_else(default_dir);
+            let targets: Vec<Men> = match men {
+                Some(n) if (3..=tabla_endgame::MAX_MEN).contains(&n) => Men::all(n),
+                Some(n) => anyhow::bail!("--men {n}: the tables hold 3 to 5 men"),
+                None => endings
+                    .iter()
+                    .map(|e| e.parse::<Men>())
+                    .collect::<Result<_, _>>()?,
+            };
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+            });
+            let built = build(&dir, &targets, threads, &|b: &Built| {
+                if b.skipped {
+                    eprintln!("{} already built", b.men);
+                } else {
+                    eprintln!("{} built in {:.2} s, {} bytes", b.men, b.seconds, b.bytes);
+                }
+            })
+            .with_context(|| format!("building tables in {}", dir.display()))?;
+            let new: Vec<&Built> = built.iter().filter(|b| !b.skipped).collect();
+            let seconds: f64 = new.iter().map(|b| b.seconds).sum();
+            let bytes: u64 = built.iter().map(|b| b.bytes).sum();
+            writeln!(
+                out,
+                "{} tables in {} ({} built now in {seconds:.1} s of table time); {bytes} bytes in all",
+                built.len(),
+                dir.display(),
+                new.len()
+            )?;
+        }
+        TbCommand::Probe {
+            dir,
+            batch: Some(source),
+            ..
+        } => {
+            let tb = open(dir.as_deref())?;
+            let input: Box<dyn BufRead> = if source == "-" {
+                Box::new(std::io::stdin().lock())
+            } else {
+                let f = std::fs::File::open(&source)
+                    .with_context(|| format!("cannot open batch file {source}"))?;
+                Box::new(std::io::BufReader::new(f))
+            };
+            for line in input.lines() {
+                let line = line.context("reading the batch input")?;
+                writeln!(out, "{}", batch_line(&tb, &line))?;
+            }
+        }
+        TbCommand::Probe { dir, json, fen, .. } => {
+            let tb = open(dir.as_deref())?;
+            let pos = parse(&fen)?;
+            let probe = tb.probe_moves(&pos)?;
+            let material = Men::of(&pos)?.to_string();
+            if json {
+                // The object `/api/kbnk` answers, and the ending (White's men first).
+                let mut answer = serde_json::to_value(tabla_web::describe_probe(&pos, probe))?;
+                if let Some(object) = answer.as_object_mut() {
+                    object.insert("material".to_owned(), material.into());
+                }
+                writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+                return Ok(());
+            }
+            let state = if probe.stalemate { ", stalemate" } else { "" };
+            writeln!(out, "fen      {}", pos.to_fen())?;
+            writeln!(out, "material {material}")?;
+            writeln!(out, "dtm      {}{}{state}", probe.dtm, describe(probe.dtm))?;
+            match probe.best {
+                Some(mv) => writeln!(out, "best     {} ({})", pos.san(mv), pos.uci(mv))?,
+                None => writeln!(out, "best     none")?,
+            }
+            writeln!(out, "moves (dtm after the move, for the side then to move)")?;
+            let mut moves = probe.moves.clone();
+            moves.sort_by_key(|m| m.for_mover().badness());
+            for m in &moves {
+                writeln!(
+                    out,
+                    "  {:<8} {:<6} {:>4}{}",
+                    pos.san(m.mv),
+                    pos.uci(m.mv),
+                    m.after.to_string(),
+                    describe(m.after)
+                )?;
+            }
+        }
+        TbCommand::Line { dir, fen } => {
+            let tb = open(dir.as_deref())?;
+            let pos = parse(&fen)?;
+            let moves = tb.line(&pos)?;
+            writeln!(
+                out,
+                "{} ({} plies)",
+                pos.variation_san(&moves)?,
+                moves.len()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
+    let dir = dir.map_or_else(default_dir, Path::to_path_buf);
+    Ok(Tablebase::open(&dir)?)
+}
+
+fn parse(words: &[String]) -> anyhow::Result<Position> {
+    let text = words.join(" ");
+    Position::from_fen(&text).with_context(|| format!("invalid FEN {text:?}"))
+}
+
+/// ` (mates in N moves, M plies)` and the like, for people reading the number.
+fn describe(dtm: Dtm) -> String {
+    match (dtm, dtm.plies()) {
+        (Dtm::Win(n), Some(p)) => format!(" (mates in {n} moves, {p} plies)"),
+        (Dtm::Loss(0), _) => " (checkmated)".to_owned(),
+        (Dtm::Loss(n), Some(p)) => format!(" (mated in {n} moves, {p} plies)"),
+        _ => " (draw)".to_owned(),
+    }
+}
+
+/// One output line of `tabla tb probe --batch`: the line as given, then `;<dtm>;<plies>`
+/// (signed, from the side to move's view) or `;error: <reason>`.
+fn batch_line(tb: &Tablebase, line: &str) -> String {
+    let text = line.trim_end_matches(['\r', '\n']);
+    let answer = Position::from_fen(text)
+        .map_err(|e| e.to_string())
+        .and_then(|pos| tb.probe(&pos).map_err(|e| e.to_string()));
+    match answer {
+        Ok(dtm) => {
+            let plies = dtm.plies().map_or(0, i32::from);
+            let signed = if matches!(dtm, Dtm::Loss(_)) {
+                -plies
+            } else {
+                plies
+            };
+            format!("{line};{};{signed}", dtm.signed())
+        }
+        Err(e) => format!("{line};error: {e}"),
+    }
+}
