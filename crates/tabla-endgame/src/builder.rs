@@ -4,9 +4,13 @@
 //! Each ending is generated (`retro.rs`) once the endings its captures and promotions lead to are
 //! done, then written as its table file (`KQvKR.tbm`, the side to move that compresses smaller)
 //! and, for the endings still to build, as a *frame file* (`frames/KQvKR.frame`, both sides to
-//! move in the generator's index, zstd level 1), from which a later build reads it instead of
-//! generating it again. A finished ending is not rebuilt: a run that is stopped resumes at the
-//! endings it had not finished. Each table built is logged with its time to `build.log`.
+//! move in the generator's index, zstd level 1), from which the endings that lead to it read the
+//! side they need. A finished ending is not rebuilt: a run that is stopped resumes at the endings
+//! it had not finished. Each table built is logged with its time to `build.log`.
+//!
+//! Memory: a table being built holds two bytes a position of its own (values, best exits) and
+//! one byte a position of each side of the endings it leads to that it reaches; a second table
+//! starts beside the first only when both fit in four fifths of the memory available.
 
 use crate::frame::Frame;
 use crate::men::Men;
@@ -78,10 +82,32 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError + '_ {
 struct State {
     /// Endings not started, in build order.
     pending: Vec<Men>,
-    /// Endings done, with their solution in memory while an ending still to build needs it.
-    done: HashMap<Men, Option<Arc<Solution>>>,
+    /// Endings done.
+    done: HashSet<Men>,
+    /// Bytes the tables being built hold (estimated).
+    busy: u64,
     failed: Option<BuildError>,
     reports: Vec<Built>,
+}
+
+/// Bytes a table holds while it is built (estimated, see the module's documentation).
+fn footprint(men: Men) -> u64 {
+    let own = Frame::new(men).configs() as u64 * 64;
+    let deps: u64 = Solved::next_endings_sides(men)
+        .iter()
+        .map(|(d, sides)| {
+            Frame::new(*d).configs() as u64 * 64 * sides.iter().filter(|&&s| s).count() as u64
+        })
+        .sum();
+    4 * own + own / 2 + deps
+}
+
+/// Four fifths of the memory available (`MemAvailable` of /proc/meminfo), if known.
+fn memory_budget() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024 / 5 * 4)
 }
 
 /// Builds the table files of `targets` and of every ending they lead to into `dir`, on
@@ -109,17 +135,21 @@ pub fn build(
     }
     let state = Mutex::new(State {
         pending: order,
-        done: HashMap::new(),
+        done: HashSet::new(),
+        busy: 0,
         failed: None,
         reports: Vec::new(),
     });
+    let budget = memory_budget().unwrap_or(u64::MAX);
     let wake = Condvar::new();
     let needed_by = Mutex::new(needed_by);
     let log = Mutex::new(());
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                worker(dir, &frames, &state, &wake, &needed_by, &log, report);
+                worker(
+                    dir, &frames, &state, &wake, &needed_by, &log, budget, report,
+                );
             });
         }
     });
@@ -142,36 +172,38 @@ fn worker(
     wake: &Condvar,
     needed_by: &Mutex<HashMap<Men, usize>>,
     log: &Mutex<()>,
+    budget: u64,
     report: &(dyn Fn(&Built) + Sync),
 ) {
     loop {
-        // The first pending ending whose endings are all done.
-        let (men, deps) = {
+        // The first pending ending whose endings are all done (and that fits in memory beside
+        // the tables being built).
+        let (men, size) = {
             let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
             loop {
                 if s.failed.is_some() || s.pending.is_empty() {
                     return;
                 }
-                let ready = s.pending.iter().position(|m| {
-                    Solved::next_endings(*m)
-                        .iter()
-                        .all(|d| s.done.contains_key(d))
-                });
+                let ready = s
+                    .pending
+                    .iter()
+                    .position(|m| Solved::next_endings(*m).iter().all(|d| s.done.contains(d)));
                 if let Some(i) = ready {
-                    let men = s.pending.remove(i);
-                    let deps: Vec<(Men, Option<Arc<Solution>>)> = Solved::next_endings(men)
-                        .into_iter()
-                        .map(|d| (d, s.done.get(&d).cloned().flatten()))
-                        .collect();
-                    break (men, deps);
+                    let size = footprint(s.pending[i]);
+                    if s.busy == 0 || s.busy + size <= budget {
+                        let men = s.pending.remove(i);
+                        s.busy += size;
+                        break (men, size);
+                    }
                 }
                 s = wake.wait(s).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let outcome = build_one(dir, frames, men, deps, needed_by);
+        let outcome = build_one(dir, frames, men, needed_by);
         let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+        s.busy -= size;
         match outcome {
-            Ok((built, solution)) => {
+            Ok(built) => {
                 {
                     let _guard = log.lock().unwrap_or_else(|e| e.into_inner());
                     if !built.skipped {
@@ -198,22 +230,7 @@ fn worker(
                     }
                     report(&built);
                 }
-                let keep = needed_by
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(&men)
-                    .copied()
-                    .unwrap_or(0)
-                    > 0;
-                s.done.insert(men, solution.filter(|_| keep));
-                // Drop the solutions no pending ending needs any more.
-                let needed = needed_by.lock().unwrap_or_else(|e| e.into_inner());
-                for (m, sol) in s.done.iter_mut() {
-                    if needed.get(m).copied().unwrap_or(0) == 0 {
-                        *sol = None;
-                    }
-                }
-                drop(needed);
+                s.done.insert(men);
                 s.reports.push(built);
             }
             Err(e) => s.failed = Some(e),
@@ -227,9 +244,8 @@ fn build_one(
     dir: &Path,
     frames: &Path,
     men: Men,
-    deps: Vec<(Men, Option<Arc<Solution>>)>,
     needed_by: &Mutex<HashMap<Men, usize>>,
-) -> Result<(Built, Option<Arc<Solution>>), BuildError> {
+) -> Result<Built, BuildError> {
     let path = dir.join(table_file_name(men));
     let frame_file = frame_path(frames, men);
     let still_needed = needed_by
@@ -243,35 +259,24 @@ fn build_one(
     if let Ok(file) = TbFile::open(&path)
         && (!still_needed || frame_file.exists())
     {
-        let solution = if still_needed {
-            read_frame(&frame_file, men).ok().map(Arc::new)
-        } else {
-            None
-        };
-        if !still_needed || solution.is_some() {
-            release(needed_by, men);
-            return Ok((
-                Built {
-                    men,
-                    seconds: 0.0,
-                    bytes: file.len(),
-                    stored: file.stored(),
-                    skipped: true,
-                },
-                solution,
-            ));
-        }
+        release(needed_by, men);
+        return Ok(Built {
+            men,
+            seconds: 0.0,
+            bytes: file.len(),
+            stored: file.stored(),
+            skipped: true,
+        });
     }
     let started = Instant::now();
     let mut solved = Solved::new();
-    for (d, sol) in deps {
-        let sol = match sol {
-            Some(s) => s,
-            None => Arc::new(read_frame(&frame_path(frames, d), d).map_err(io(frames))?),
-        };
-        solved.insert(d, sol);
+    for (d, sides) in Solved::next_endings_sides(men) {
+        let path = frame_path(frames, d);
+        let solution = read_frame(&path, d, sides).map_err(io(&path))?;
+        solved.insert(d, Arc::new(solution));
     }
-    let solution = Arc::new(solved.generate(men));
+    let solution = solved.generate(men);
+    drop(solved);
     let values = solution.layout_values();
     // The side that compresses smaller is stored.
     let white = dir.join(format!("{men}.white.tbm"));
@@ -289,16 +294,13 @@ fn build_one(
     }
     std::fs::rename(keep, &path).map_err(io(&path))?;
     release(needed_by, men);
-    Ok((
-        Built {
-            men,
-            seconds: started.elapsed().as_secs_f64(),
-            bytes,
-            stored,
-            skipped: false,
-        },
-        Some(solution),
-    ))
+    Ok(Built {
+        men,
+        seconds: started.elapsed().as_secs_f64(),
+        bytes,
+        stored,
+        skipped: false,
+    })
 }
 
 /// One fewer pending ending needs each ending `men` leads to.
@@ -329,7 +331,8 @@ fn write_frame(path: &Path, solution: &Solution) -> std::io::Result<()> {
     std::fs::rename(&partial, path)
 }
 
-fn read_frame(path: &Path, men: Men) -> std::io::Result<Solution> {
+/// Reads a frame file: the sides to move asked for (the others left empty).
+fn read_frame(path: &Path, men: Men, sides: [bool; 2]) -> std::io::Result<Solution> {
     use std::io::Read;
     let bad = |what: &str| {
         std::io::Error::new(
@@ -352,9 +355,17 @@ fn read_frame(path: &Path, men: Men) -> std::io::Result<Solution> {
     }
     let frame = Frame::new(men);
     let n = frame.configs() * 64;
-    let mut values = [vec![0u8; n], vec![0u8; n]];
-    for side in &mut values {
-        input.read_exact(side)?;
+    let mut values = [Vec::new(), Vec::new()];
+    for (side, wanted) in values.iter_mut().zip(sides) {
+        if wanted {
+            *side = vec![0u8; n];
+            input.read_exact(side)?;
+        } else {
+            let skipped = std::io::copy(&mut (&mut input).take(n as u64), &mut std::io::sink())?;
+            if skipped != n as u64 {
+                return Err(bad("shorter than its ending"));
+            }
+        }
     }
     let mut rest = Vec::new();
     input.read_to_end(&mut rest)?;

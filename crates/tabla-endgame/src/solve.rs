@@ -56,48 +56,91 @@ impl Solved {
 
     /// The endings a capture or a promotion leads to from `men` (canonical, not the two kings).
     pub(crate) fn next_endings(men: Men) -> Vec<Men> {
-        let mut out = Vec::new();
+        Solved::next_endings_sides(men)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect()
+    }
+
+    /// [`Solved::next_endings`], each with the sides to move (White, Black) of its table that
+    /// captures and promotions from `men` reach.
+    pub(crate) fn next_endings_sides(men: Men) -> Vec<(Men, [bool; 2])> {
+        let mut out: Vec<(Men, [bool; 2])> = Vec::new();
+        let mut add = |m: Men, turn: Color| {
+            if m.total() <= 2 {
+                return;
+            }
+            let (canonical, swapped) = m.canonical();
+            let turn = if swapped { !turn } else { turn };
+            let t = side(turn);
+            match out.iter_mut().find(|(e, _)| *e == canonical) {
+                Some((_, sides)) => sides[t] = true,
+                None => {
+                    let mut sides = [false; 2];
+                    sides[t] = true;
+                    out.push((canonical, sides));
+                }
+            }
+        };
         for color in [Color::White, Color::Black] {
-            let mut white = men.roles(Color::White);
-            let mut black = men.roles(Color::Black);
+            let white = men.roles(Color::White);
+            let black = men.roles(Color::Black);
             let own = if color == Color::White {
-                &mut white
+                &white
             } else {
-                &mut black
+                &black
             };
-            let roles = own.clone();
-            for (i, &role) in roles.iter().enumerate() {
-                let mut w = white.clone();
-                let mut b = black.clone();
+            for (i, &role) in own.iter().enumerate() {
+                let (mut w, mut b) = (white.clone(), black.clone());
                 let list = if color == Color::White {
                     &mut w
                 } else {
                     &mut b
                 };
                 list.remove(i);
+                // Captured by the other side: `color` to move after it.
                 if let Ok(m) = Men::new(&w, &b) {
-                    out.push(m.canonical().0);
+                    add(m, color);
                 }
                 if role == Role::Pawn {
+                    let theirs = if color == Color::White {
+                        &black
+                    } else {
+                        &white
+                    };
                     for promoted in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                        let mut w = white.clone();
-                        let mut b = black.clone();
+                        let (mut w, mut b) = (white.clone(), black.clone());
                         let list = if color == Color::White {
                             &mut w
                         } else {
                             &mut b
                         };
                         list[i] = promoted;
+                        // Promoted by `color`: the other side to move after it.
                         if let Ok(m) = Men::new(&w, &b) {
-                            out.push(m.canonical().0);
+                            add(m, !color);
+                        }
+                        // Promoted by taking a piece on the last rank.
+                        for (j, &taken) in theirs.iter().enumerate() {
+                            if taken == Role::Pawn {
+                                continue;
+                            }
+                            let (mut w2, mut b2) = (w.clone(), b.clone());
+                            let list = if color == Color::White {
+                                &mut b2
+                            } else {
+                                &mut w2
+                            };
+                            list.remove(j);
+                            if let Ok(m) = Men::new(&w2, &b2) {
+                                add(m, !color);
+                            }
                         }
                     }
                 }
             }
         }
-        out.sort();
-        out.dedup();
-        out.retain(|m| m.total() > 2);
+        out.sort_by_key(|(m, _)| *m);
         out
     }
 
@@ -220,7 +263,8 @@ impl Solved {
                 }
             }
         }
-        self.one(&p, black_king, pos.turn())
+        let (legal, code) = self.locate_one(&p, black_king, pos.turn())?;
+        legal.then_some(code)
     }
 
     fn locate_one(&self, p: &Men3, black_king: u8, turn: Color) -> Option<(bool, u8)> {
@@ -254,7 +298,9 @@ impl Lookup for Solved {
     /// The code of a placement with Black's king on `black_king` and `turn` to move; `None` when
     /// the position is illegal or its ending not solved.
     fn one(&self, p: &Men3, black_king: u8, turn: Color) -> Option<u8> {
-        let (legal, code) = self.locate_one(p, black_king, turn)?;
+        let found = self.locate_one(p, black_king, turn);
+        debug_assert!(found.is_some(), "{:?} is not solved", p.ending());
+        let (legal, code) = found?;
         legal.then_some(code)
     }
 
@@ -271,6 +317,7 @@ impl Lookup for Solved {
         }
         let (canonical, swapped) = ending.canonical();
         let Some(table) = self.tables.get(&canonical) else {
+            debug_assert!(false, "{canonical} is not solved");
             return 0;
         };
         let t = side(turn);
