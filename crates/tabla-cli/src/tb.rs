@@ -45,6 +45,16 @@ pub enum TbCommand {
         #[arg(value_name = "FEN", required_unless_present = "batch", num_args = 1..)]
         fen: Vec<String>,
     },
+    /// The counts of an ending's table: positions (up to symmetry), wins, draws and losses for
+    /// each side to move, and the longest mate with a position that has it.
+    Stats {
+        /// The tables' directory (see `build --help`).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// The ending, as `KQvKR` (or `KQKR`).
+        #[arg(value_name = "ENDING")]
+        ending: String,
+    },
     /// The whole optimal line to mate, in SAN.
     Line {
         /// The tables' directory (see `build --help`).
@@ -154,6 +164,29 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
                     pos.uci(m.mv),
                     m.after.to_string(),
                     describe(m.after)
+                )?;
+            }
+        }
+        TbCommand::Stats { dir, ending } => {
+            let tb = open(dir.as_deref())?;
+            let stats = tb.stats(ending.parse()?)?;
+            writeln!(out, "{}", stats.men)?;
+            writeln!(
+                out,
+                "{:<10}{:>14}{:>14}{:>14}{:>14}  longest mate",
+                "to move", "positions", "wins", "draws", "losses"
+            )?;
+            for (name, s) in ["White", "Black"].iter().zip(&stats.sides) {
+                let longest = match &s.longest {
+                    Some((plies, fen)) => {
+                        format!("mates in {} ({plies} plies): {fen}", plies.div_ceil(2))
+                    }
+                    None => "none".to_owned(),
+                };
+                writeln!(
+                    out,
+                    "{name:<10}{:>14}{:>14}{:>14}{:>14}  {longest}",
+                    s.positions, s.wins, s.draws, s.losses
                 )?;
             }
         }

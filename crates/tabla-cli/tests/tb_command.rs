@@ -71,6 +71,20 @@ fn probe_gives_the_longest_pawn_mate_and_every_move() {
 }
 
 #[test]
+fn stats_count_each_side_and_show_the_longest_mate() {
+    let run = tabla(&["tb", "stats", "--dir", dir(), "KvKP"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("KPvK\n"), "{}", run.stdout);
+    // KPK: mate in 28 at the longest (Peter Karrer's 3-man statistics).
+    let white = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("White"))
+        .expect("White's row");
+    assert!(white.contains("mates in 28 (55 plies)"), "{white}");
+}
+
+#[test]
 fn line_ends_in_mate_after_as_many_plies_as_the_probe_says() {
     let fen = "8/8/8/8/8/k7/2K5/1Q6 w - - 0 1";
     let probe = tabla(&["tb", "probe", "--json", "--dir", dir(), fen]);

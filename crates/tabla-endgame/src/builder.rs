@@ -12,10 +12,11 @@
 //! one byte a position of each side of the endings it leads to that it reaches; a second table
 //! starts beside the first only when both fit in four fifths of the memory available.
 
+use crate::ending_stats::EndingStats;
 use crate::frame::Frame;
 use crate::men::Men;
 use crate::solve::{Solution, Solved};
-use crate::tablebase::table_file_name;
+use crate::tablebase::{stats_file_name, table_file_name};
 use crate::tb_file::{self, TbFile};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -126,9 +127,14 @@ pub fn build(
     let frames = dir.join("frames");
     std::fs::create_dir_all(&frames).map_err(io(&frames))?;
     let order = build_order(targets);
-    // Who needs what: an ending's solution is dropped from memory once no pending one needs it.
+    // Which endings others lead to: those keep a frame file. Counted over every ending of up to
+    // five men, so that a later build of more endings finds the frames of the ones built now.
     let mut needed_by: HashMap<Men, usize> = HashMap::new();
-    for m in &order {
+    let mut everything = Vec::new();
+    for n in 3..=crate::MAX_MEN {
+        everything.extend(Men::all(n));
+    }
+    for m in build_order(&everything).iter().chain(&order) {
         for d in Solved::next_endings(*m) {
             *needed_by.entry(d).or_default() += 1;
         }
@@ -255,8 +261,10 @@ fn build_one(
         .copied()
         .unwrap_or(0)
         > 0;
-    // Done before: the table file opens, and its frame file is there if anything needs it.
+    // Done before: the table file opens, its counts are there, and its frame file is there if
+    // anything needs it.
     if let Ok(file) = TbFile::open(&path)
+        && dir.join(stats_file_name(men)).exists()
         && (!still_needed || frame_file.exists())
     {
         release(needed_by, men);
@@ -278,6 +286,9 @@ fn build_one(
     let solution = solved.generate(men);
     drop(solved);
     let values = solution.layout_values();
+    let stats_path = dir.join(stats_file_name(men));
+    let stats = EndingStats::count(men, &values);
+    std::fs::write(&stats_path, stats.to_text()).map_err(io(&stats_path))?;
     // The side that compresses smaller is stored.
     let white = dir.join(format!("{men}.white.tbm"));
     let black = dir.join(format!("{men}.black.tbm"));

@@ -119,6 +119,7 @@
 mod builder;
 mod codec;
 mod dtm;
+mod ending_stats;
 mod file;
 mod frame;
 mod generate;
@@ -142,6 +143,7 @@ mod two_byte;
 
 pub use builder::{BuildError, Built, build, build_order};
 pub use dtm::Dtm;
+pub use ending_stats::{EndingStats, SideCounts};
 pub use file::FileError;
 pub use generate::{Progress, generate};
 pub use layout::Layout;

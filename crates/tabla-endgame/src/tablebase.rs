@@ -6,6 +6,7 @@
 //! same way, the capture among the moves.
 
 use crate::dtm::Dtm;
+use crate::ending_stats::EndingStats;
 use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
 use crate::probe::{MoveValue, Probe};
@@ -19,6 +20,11 @@ use tabla::{CastlingRights, Color, Move, Position, Role};
 /// The file name of an ending's table in a directory.
 pub fn table_file_name(men: Men) -> String {
     format!("{}.tbm", men.canonical().0)
+}
+
+/// The file name of an ending's counts ([`EndingStats`]) beside its table.
+pub fn stats_file_name(men: Men) -> String {
+    format!("{}.stats", men.canonical().0)
 }
 
 /// Why a tablebase gives no value for a position.
@@ -106,6 +112,30 @@ impl Tablebase {
     /// The table file of an ending (canonical), if open.
     pub fn file(&self, men: Men) -> Option<&TbFile> {
         self.tables.get(&men).map(|e| &e.file)
+    }
+
+    /// The counts of an ending's table (either colours), kept beside its file when it was built.
+    pub fn stats(&self, men: Men) -> Result<EndingStats, TbError> {
+        let canonical = men.canonical().0;
+        if !self.tables.contains_key(&canonical) {
+            return Err(TbError::Missing {
+                missing: canonical,
+                dir: self.dir.display().to_string(),
+            });
+        }
+        let path = self.dir.join(stats_file_name(canonical));
+        let text = std::fs::read_to_string(&path).map_err(|source| TbFileError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        EndingStats::from_text(&text)
+            .filter(|s| s.men == canonical)
+            .ok_or_else(|| {
+                TbError::File(TbFileError::Damaged {
+                    path,
+                    reason: "not the counts of this ending".to_owned(),
+                })
+            })
     }
 
     /// The distance to mate of a position.
