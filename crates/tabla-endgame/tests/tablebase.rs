@@ -135,13 +135,8 @@ fn counts_kept_beside_a_table_equal_a_count_over_every_legal_position() {
             }
         }
     }
-    for t in 0..2 {
-        let s = &stats.sides[t];
-        assert_eq!(
-            [s.positions, s.wins, s.draws, s.losses],
-            want[t],
-            "side {t}"
-        );
+    for (s, want) in stats.sides.iter().zip(want) {
+        assert_eq!([s.positions, s.wins, s.draws, s.losses], want);
     }
     // KPK's longest win: 28 moves (Peter Karrer's 3-man statistics), e.g. Ka2 Pg2 kb5.
     let (plies, fen) = stats.sides[0].longest.clone().expect("a win");
