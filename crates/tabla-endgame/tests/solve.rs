@@ -3,7 +3,7 @@
 //! longest mates, and KBNvK against the KBNK table of the specialised generator.
 
 use tabla::{Color, Position, Role};
-use tabla_endgame::{Dtm, Layout, Material, Men, Solved, generate};
+use tabla_endgame::{Dtm, Layout, Material, Men, Solved, Tablebase, TbError, build, generate};
 
 /// The FEN of a slot's placement with `turn` to move, if the slot is its placement's own.
 fn fen_of(layout: &Layout, slot: u64, turn: Color) -> Option<String> {
@@ -51,8 +51,18 @@ fn fen_of(layout: &Layout, slot: u64, turn: Color) -> Option<String> {
 
 /// Checks the slots `step` apart of `men`'s table: each legal position's value is the best over
 /// its legal moves (tabla's generator) of the value after the move, mates and stalemates as the
-/// rules say. Returns the positions checked.
+/// rules say; and every `files`th of them answers the same from the table files. Returns the
+/// positions checked.
 fn check_table(solved: &Solved, men: Men, step: usize) -> u64 {
+    check_table_and_files(solved, None, men, step)
+}
+
+fn check_table_and_files(
+    solved: &Solved,
+    files: Option<(&Tablebase, u64)>,
+    men: Men,
+    step: usize,
+) -> u64 {
     let layout = solved.get(men).expect("solved").layout().clone();
     let mut checked = 0;
     for slot in (0..layout.size()).step_by(step) {
@@ -84,6 +94,11 @@ fn check_table(solved: &Solved, men: Men, step: usize) -> u64 {
                     .expect("a move")
             };
             assert_eq!(got, want, "{men}: {fen}");
+            if let Some((tb, every)) = files
+                && checked % every == 0
+            {
+                assert_eq!(tb.probe(&pos).expect("probe"), got, "{men} file: {fen}");
+            }
             checked += 1;
         }
     }
@@ -115,12 +130,30 @@ fn every_ending_of_up_to_four_men_is_consistent_and_gives_the_published_longest_
     // from this position.
     let pos = Position::from_fen("8/5k2/2PK4/5r2/8/8/8/8 w - - 0 1").expect("fen");
     assert_eq!(solved.dtm(&pos), Some(Dtm::Win(43)));
-    // Every table, about 40,000 positions each (every one of the small ones).
+    // The same endings as table files (one side to move stored, the other answered by one ply).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let reports = build(dir.path(), &endings, 2, &|_| {}).expect("build");
+    assert_eq!(reports.len(), endings.len());
+    let tb = Tablebase::open(dir.path()).expect("open");
+    assert_eq!(tb.probe(&pos).expect("probe"), Dtm::Win(43));
+    // En passant: after d7-d5 White may take, and the value is the position's with that move.
+    let ep = Position::from_fen("8/8/8/3pP3/8/8/8/k1K5 w - d6 0 1").expect("fen");
+    assert_eq!(tb.probe(&ep).expect("probe"), solved.dtm(&ep).expect("dtm"));
+    // Five men: not built here; the error names the ending and the command that builds it.
+    let five = Position::from_fen("r6k/8/8/8/8/8/8/K2QR3 w - - 0 1").expect("fen");
+    match tb.probe(&five) {
+        Err(e @ TbError::Missing { .. }) => {
+            assert!(e.to_string().contains("tabla tb build KQRvKR"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Every table, about 40,000 positions each (every one of the small ones), and every 50th of
+    // them from the files too.
     let mut checked = 0;
     for &men in &endings {
         let size = solved.get(men).expect("solved").layout().size();
         let step = (size / 20_000).max(1) as usize;
-        checked += check_table(&solved, men, step);
+        checked += check_table_and_files(&solved, Some((&tb, 50)), men, step);
     }
     assert!(checked > 1_000_000, "{checked}");
 }
