@@ -3,6 +3,7 @@
 //! Exit status: 0 when all went well, 1 when a perft count disagreed with the expected one, 2 for
 //! bad input or usage (clap uses 2 for usage errors too).
 
+mod batch;
 mod convert;
 mod db;
 mod engine_run;

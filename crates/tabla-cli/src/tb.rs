@@ -119,14 +119,7 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             ..
         } => {
             let tb = open(dir.as_deref())?;
-            let input: Box<dyn BufRead> = if source == "-" {
-                Box::new(std::io::stdin().lock())
-            } else {
-                let f = std::fs::File::open(&source)
-                    .with_context(|| format!("cannot open batch file {source}"))?;
-                Box::new(std::io::BufReader::new(f))
-            };
-            for line in input.lines() {
+            for line in crate::batch::input(&source)?.lines() {
                 let line = line.context("reading the batch input")?;
                 writeln!(out, "{}", batch_line(&tb, &line))?;
             }

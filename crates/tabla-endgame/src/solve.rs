@@ -438,39 +438,16 @@ impl Solution {
     /// The FEN of a position by its index, `turn` to move.
     pub fn fen(&self, index: u64, turn: Color) -> String {
         let cfg = self.frame.decode((index / 64) as usize);
-        let mut board = [None; 64];
-        board[cfg.white_king as usize] = Some((Color::White, Role::King));
-        board[(index % 64) as usize] = Some((Color::Black, Role::King));
+        let mut board = tabla::Board::empty();
+        let mut put = |sq: u8, color, role| {
+            board.set(Square::new_masked(sq), Some(tabla::Piece::new(color, role)));
+        };
+        put(cfg.white_king, Color::White, Role::King);
+        put((index % 64) as u8, Color::Black, Role::King);
         for (i, &(c, r)) in self.frame.order().iter().enumerate() {
-            board[cfg.squares[i] as usize] = Some((c, r));
+            put(cfg.squares[i], c, r);
         }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    None => empty += 1,
-                    Some((color, role)) => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let ch = role.char();
-                        fen.push(if color == Color::White {
-                            ch.to_ascii_uppercase()
-                        } else {
-                            ch
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let fen = tabla::board_fen(&board);
         let side = if turn == Color::White { "w" } else { "b" };
         format!("{fen} {side} - - 0 1")
     }
