@@ -1,14 +1,14 @@
 //! `tabla kbnk`: build, probe and export the KBNK solution base, and the text it prints.
 
+use crate::dtm_text::{describe, parse, write_line, write_moves};
 use anyhow::Context;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tabla::Position;
 use tabla_endgame::{
-    Dtm, Material, Opened, Progress, Stats, Table, build_and_write, default_path, open_or_build,
+    Material, Opened, Progress, Stats, Table, build_and_write, default_path, open_or_build,
 };
 
 /// The `tabla kbnk` subcommands.
@@ -103,28 +103,13 @@ pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
                 Some(mv) => writeln!(out, "best  {} ({})", pos.san(mv), pos.uci(mv))?,
                 None => writeln!(out, "best  none")?,
             }
-            writeln!(out, "moves (dtm after the move, for the side then to move)")?;
-            for m in &probe.moves {
-                writeln!(
-                    out,
-                    "  {:<8} {:<6} {:>4}{}",
-                    pos.san(m.mv),
-                    pos.uci(m.mv),
-                    m.after.to_string(),
-                    describe(m.after)
-                )?;
-            }
+            write_moves(out, &pos, &probe.moves)?;
         }
         KbnkCommand::Line { file, fen } => {
             let table = open(file.as_deref())?;
             let pos = parse(&fen)?;
             let moves = table.line(&pos)?;
-            writeln!(
-                out,
-                "{} ({} plies)",
-                pos.variation_san(&moves)?,
-                moves.len()
-            )?;
+            write_line(out, &pos, &moves)?;
         }
         KbnkCommand::ExportTwoByte { out: path, file } => {
             let bytes = open(file.as_deref())?.export_two_byte()?;
@@ -156,35 +141,6 @@ fn stats_table(stats: &Stats) -> String {
         );
     }
     text
-}
-
-fn parse(words: &[String]) -> anyhow::Result<Position> {
-    let text = words.join(" ");
-    Position::from_fen(&text).with_context(|| format!("invalid FEN {text:?}"))
-}
-
-/// ` (mate in N moves, M plies)` and the like, for people reading the number.
-fn describe(dtm: Dtm) -> String {
-    let moves = |n: u8| {
-        if n == 1 {
-            "1 move".to_owned()
-        } else {
-            format!("{n} moves")
-        }
-    };
-    let plies = |n: u16| {
-        if n == 1 {
-            "1 ply".to_owned()
-        } else {
-            format!("{n} plies")
-        }
-    };
-    match (dtm, dtm.plies()) {
-        (Dtm::Win(n), Some(p)) => format!(" (mates in {}, {})", moves(n), plies(p)),
-        (Dtm::Loss(0), _) => " (checkmated)".to_owned(),
-        (Dtm::Loss(n), Some(p)) => format!(" (mated in {}, {})", moves(n), plies(p)),
-        _ => " (draw)".to_owned(),
-    }
 }
 
 /// The table at `file` or at the default location, built there first when missing (saying so).

@@ -6,6 +6,7 @@
 mod batch;
 mod convert;
 mod db;
+mod dtm_text;
 mod engine_run;
 mod fen_report;
 mod kbnk;

@@ -1,5 +1,6 @@
 //! `tabla tb`: build the endgame tables of up to five men, probe positions, play out the line.
 
+use crate::dtm_text::{describe, parse, write_line, write_moves};
 use anyhow::Context;
 use clap::Subcommand;
 use std::io::{BufRead, Write};
@@ -146,19 +147,9 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
                 Some(mv) => writeln!(out, "best     {} ({})", pos.san(mv), pos.uci(mv))?,
                 None => writeln!(out, "best     none")?,
             }
-            writeln!(out, "moves (dtm after the move, for the side then to move)")?;
             let mut moves = probe.moves.clone();
             moves.sort_by_key(|m| m.for_mover().badness());
-            for m in &moves {
-                writeln!(
-                    out,
-                    "  {:<8} {:<6} {:>4}{}",
-                    pos.san(m.mv),
-                    pos.uci(m.mv),
-                    m.after.to_string(),
-                    describe(m.after)
-                )?;
-            }
+            write_moves(out, &pos, &moves)?;
         }
         TbCommand::Stats { dir, ending } => {
             let tb = open(dir.as_deref())?;
@@ -187,12 +178,7 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             let tb = open(dir.as_deref())?;
             let pos = parse(&fen)?;
             let moves = tb.line(&pos)?;
-            writeln!(
-                out,
-                "{} ({} plies)",
-                pos.variation_san(&moves)?,
-                moves.len()
-            )?;
+            write_line(out, &pos, &moves)?;
         }
     }
     Ok(())
@@ -201,21 +187,6 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
 fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
     let dir = dir.map_or_else(default_dir, Path::to_path_buf);
     Ok(Tablebase::open(&dir)?)
-}
-
-fn parse(words: &[String]) -> anyhow::Result<Position> {
-    let text = words.join(" ");
-    Position::from_fen(&text).with_context(|| format!("invalid FEN {text:?}"))
-}
-
-/// ` (mates in N moves, M plies)` and the like, for people reading the number.
-fn describe(dtm: Dtm) -> String {
-    match (dtm, dtm.plies()) {
-        (Dtm::Win(n), Some(p)) => format!(" (mates in {n} moves, {p} plies)"),
-        (Dtm::Loss(0), _) => " (checkmated)".to_owned(),
-        (Dtm::Loss(n), Some(p)) => format!(" (mated in {n} moves, {p} plies)"),
-        _ => " (draw)".to_owned(),
-    }
 }
 
 /// One output line of `tabla tb probe --batch`: the line as given, then `;<dtm>;<plies>`
