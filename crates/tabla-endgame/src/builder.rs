@@ -1,5 +1,5 @@
 //! Building table files: the endings asked for and every ending they lead to, in dependency
-//! order, on several threads, resumable.
+//! order, one at a time on several threads, resumable.
 //!
 //! Each ending is generated (`retro.rs`) once the endings its captures and promotions lead to are
 //! done, then written as its table file (`KQvKR.tbm`, the side to move that compresses smaller)
@@ -8,9 +8,10 @@
 //! side they need. A finished ending is not rebuilt: a run that is stopped resumes at the endings
 //! it had not finished. Each table built is logged with its time to `build.log`.
 //!
-//! Memory: a table being built holds two bytes a position of its own (values, best exits) and
-//! one byte a position of each side of the endings it leads to that it reaches; a second table
-//! starts beside the first only when both fit in four fifths of the memory available.
+//! One table is built at a time, on every thread asked for (`retro.rs` shares each step's
+//! configs among them), so each table's logged time is its own. Memory: the table being built
+//! holds two bytes a position of its own (values, best exits) and one byte a position of each
+//! side of the endings it leads to that it reaches.
 
 use crate::ending_stats::EndingStats;
 use crate::frame::Frame;
@@ -21,7 +22,7 @@ use crate::tb_file::{self, TbFile};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 use tabla::Color;
 
@@ -80,39 +81,9 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError + '_ {
     }
 }
 
-struct State {
-    /// Endings not started, in build order.
-    pending: Vec<Men>,
-    /// Endings done.
-    done: HashSet<Men>,
-    /// Bytes the tables being built hold (estimated).
-    busy: u64,
-    failed: Option<BuildError>,
-    reports: Vec<Built>,
-}
-
-/// Bytes a table holds while it is built (estimated, see the module's documentation).
-fn footprint(men: Men) -> u64 {
-    let own = Frame::new(men).configs() as u64 * 64;
-    let deps: u64 = Solved::next_endings_sides(men)
-        .iter()
-        .map(|(d, sides)| {
-            Frame::new(*d).configs() as u64 * 64 * sides.iter().filter(|&&s| s).count() as u64
-        })
-        .sum();
-    4 * own + own / 2 + deps
-}
-
-/// Four fifths of the memory available (`MemAvailable` of /proc/meminfo), if known.
-fn memory_budget() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024 / 5 * 4)
-}
-
-/// Builds the table files of `targets` and of every ending they lead to into `dir`, on
-/// `threads` threads; `report` is called as each ending is done (or found done).
+/// Builds the table files of `targets` and of every ending they lead to into `dir`, one ending
+/// at a time, each generated on `threads` threads; `report` is called as each ending is done (or
+/// found done).
 pub fn build(
     dir: &Path,
     targets: &[Men],
@@ -139,110 +110,37 @@ pub fn build(
             *needed_by.entry(d).or_default() += 1;
         }
     }
-    let state = Mutex::new(State {
-        pending: order,
-        done: HashSet::new(),
-        busy: 0,
-        failed: None,
-        reports: Vec::new(),
-    });
-    let budget = memory_budget().unwrap_or(u64::MAX);
-    let wake = Condvar::new();
-    let needed_by = Mutex::new(needed_by);
-    let log = Mutex::new(());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                worker(
-                    dir, &frames, &state, &wake, &needed_by, &log, budget, report,
-                );
-            });
+    let mut reports = Vec::new();
+    for men in order {
+        let built = build_one(dir, &frames, men, &mut needed_by, threads)?;
+        if !built.skipped {
+            let line = format!(
+                "{} {:.3} s {} bytes stored {}\n",
+                built.men,
+                built.seconds,
+                built.bytes,
+                if built.stored == Color::White {
+                    "white"
+                } else {
+                    "black"
+                }
+            );
+            let path = dir.join("build.log");
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(line.as_bytes()))
+                .map_err(io(&path))?;
         }
-    });
-    let state = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some(e) = state.failed {
-        return Err(e);
+        report(&built);
+        reports.push(built);
     }
-    Ok(state.reports)
+    Ok(reports)
 }
 
 fn frame_path(frames: &Path, men: Men) -> PathBuf {
     frames.join(format!("{men}.frame"))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn worker(
-    dir: &Path,
-    frames: &Path,
-    state: &Mutex<State>,
-    wake: &Condvar,
-    needed_by: &Mutex<HashMap<Men, usize>>,
-    log: &Mutex<()>,
-    budget: u64,
-    report: &(dyn Fn(&Built) + Sync),
-) {
-    loop {
-        // The first pending ending whose endings are all done (and that fits in memory beside
-        // the tables being built).
-        let (men, size) = {
-            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
-            loop {
-                if s.failed.is_some() || s.pending.is_empty() {
-                    return;
-                }
-                let ready = s
-                    .pending
-                    .iter()
-                    .position(|m| Solved::next_endings(*m).iter().all(|d| s.done.contains(d)));
-                if let Some(i) = ready {
-                    let size = footprint(s.pending[i]);
-                    if s.busy == 0 || s.busy + size <= budget {
-                        let men = s.pending.remove(i);
-                        s.busy += size;
-                        break (men, size);
-                    }
-                }
-                s = wake.wait(s).unwrap_or_else(|e| e.into_inner());
-            }
-        };
-        let outcome = build_one(dir, frames, men, needed_by);
-        let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
-        s.busy -= size;
-        match outcome {
-            Ok(built) => {
-                {
-                    let _guard = log.lock().unwrap_or_else(|e| e.into_inner());
-                    if !built.skipped {
-                        let line = format!(
-                            "{} {:.3} s {} bytes stored {}\n",
-                            built.men,
-                            built.seconds,
-                            built.bytes,
-                            if built.stored == Color::White {
-                                "white"
-                            } else {
-                                "black"
-                            }
-                        );
-                        let path = dir.join("build.log");
-                        let appended = std::fs::OpenOptions::new()
-                            .create(true)
-                            .append(true)
-                            .open(&path)
-                            .and_then(|mut f| f.write_all(line.as_bytes()));
-                        if let Err(e) = appended {
-                            s.failed = Some(io(&path)(e));
-                        }
-                    }
-                    report(&built);
-                }
-                s.done.insert(men);
-                s.reports.push(built);
-            }
-            Err(e) => s.failed = Some(e),
-        }
-        wake.notify_all();
-    }
 }
 
 /// Builds (or finds built) one ending whose endings are done.
@@ -250,17 +148,12 @@ fn build_one(
     dir: &Path,
     frames: &Path,
     men: Men,
-    needed_by: &Mutex<HashMap<Men, usize>>,
+    needed_by: &mut HashMap<Men, usize>,
+    threads: usize,
 ) -> Result<Built, BuildError> {
     let path = dir.join(table_file_name(men));
     let frame_file = frame_path(frames, men);
-    let still_needed = needed_by
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&men)
-        .copied()
-        .unwrap_or(0)
-        > 0;
+    let still_needed = needed_by.get(&men).copied().unwrap_or(0) > 0;
     // Done before: the table file opens, its counts are there, and its frame file is there if
     // anything needs it.
     if let Ok(file) = TbFile::open(&path)
@@ -278,9 +171,10 @@ fn build_one(
     }
     let started = Instant::now();
     let mut solved = Solved::new();
+    solved.set_threads(threads);
     for (d, sides) in Solved::next_endings_sides(men) {
         let path = frame_path(frames, d);
-        let solution = read_frame(&path, d, sides).map_err(io(&path))?;
+        let solution = read_frame(&path, d, sides, threads).map_err(io(&path))?;
         solved.insert(d, Arc::new(solution));
     }
     let solution = solved.generate(men);
@@ -292,8 +186,21 @@ fn build_one(
     // The side that compresses smaller is stored.
     let white = dir.join(format!("{men}.white.tbm"));
     let black = dir.join(format!("{men}.black.tbm"));
-    let w = tb_file::write(&white, men, Color::White, &values[0]).map_err(io(&white))?;
-    let b = tb_file::write(&black, men, Color::Black, &values[1]).map_err(io(&black))?;
+    // Both sides (and the frame file) are compressed at once when there are threads for it.
+    let (w, b) = std::thread::scope(|scope| {
+        let b = (threads > 1)
+            .then(|| scope.spawn(|| tb_file::write(&black, men, Color::Black, &values[1])));
+        let w = tb_file::write(&white, men, Color::White, &values[0]);
+        let b = match b {
+            Some(handle) => handle
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            None => tb_file::write(&black, men, Color::Black, &values[1]),
+        };
+        (w, b)
+    });
+    let w = w.map_err(io(&white))?;
+    let b = b.map_err(io(&black))?;
     let (keep, drop_, stored, bytes) = if w <= b {
         (&white, &black, Color::White, w)
     } else {
@@ -315,10 +222,9 @@ fn build_one(
 }
 
 /// One fewer pending ending needs each ending `men` leads to.
-fn release(needed_by: &Mutex<HashMap<Men, usize>>, men: Men) {
-    let mut needed = needed_by.lock().unwrap_or_else(|e| e.into_inner());
+fn release(needed_by: &mut HashMap<Men, usize>, men: Men) {
     for d in Solved::next_endings(men) {
-        if let Some(n) = needed.get_mut(&d) {
+        if let Some(n) = needed_by.get_mut(&d) {
             *n = n.saturating_sub(1);
         }
     }
@@ -343,7 +249,12 @@ fn write_frame(path: &Path, solution: &Solution) -> std::io::Result<()> {
 }
 
 /// Reads a frame file: the sides to move asked for (the others left empty).
-fn read_frame(path: &Path, men: Men, sides: [bool; 2]) -> std::io::Result<Solution> {
+fn read_frame(
+    path: &Path,
+    men: Men,
+    sides: [bool; 2],
+    threads: usize,
+) -> std::io::Result<Solution> {
     use std::io::Read;
     let bad = |what: &str| {
         std::io::Error::new(
@@ -383,5 +294,5 @@ fn read_frame(path: &Path, men: Men, sides: [bool; 2]) -> std::io::Result<Soluti
     if !rest.is_empty() {
         return Err(bad("longer than its ending"));
     }
-    Ok(Solution::from_values(frame, values))
+    Ok(Solution::from_values(frame, values, threads))
 }

@@ -128,6 +128,7 @@ mod layout;
 mod location;
 mod material;
 mod men;
+mod par;
 mod placement;
 mod probe;
 mod probe_error;

@@ -155,20 +155,32 @@ impl Men {
     }
 }
 
+/// Configs a thread takes at a time.
+const CHUNK: usize = 512;
+
+/// Entries of a list of decided words a thread takes at a time.
+const LIST_CHUNK: usize = 2048;
+
 /// The legal positions of a frame, both sides to move: a bit a position, a word a config.
-pub(crate) fn legal_bits(frame: &Frame) -> [Vec<u64>; 2] {
+pub(crate) fn legal_bits(frame: &Frame, threads: usize) -> [Vec<u64>; 2] {
     let configs = frame.configs();
     let mut white = vec![0u64; configs];
     let mut black = vec![0u64; configs];
-    for (c, (w, b)) in white.iter_mut().zip(black.iter_mut()).enumerate() {
-        let men = Men::new(frame, c);
-        if !men.valid() {
-            continue;
+    let chunks = white
+        .chunks_mut(CHUNK)
+        .zip(black.chunks_mut(CHUNK))
+        .enumerate();
+    crate::par::map(threads, chunks, |(i, (white, black))| {
+        for (j, (w, b)) in white.iter_mut().zip(black.iter_mut()).enumerate() {
+            let men = Men::new(frame, i * CHUNK + j);
+            if !men.valid() {
+                continue;
+            }
+            let base = !men.occupied & !king_attacks(Square::new_masked(men.cfg.white_king)).0;
+            *w = base & !men.white_attacks();
+            *b = base & !men.black_checks();
         }
-        let base = !men.occupied & !king_attacks(Square::new_masked(men.cfg.white_king)).0;
-        *w = base & !men.white_attacks();
-        *b = base & !men.black_checks();
-    }
+    });
     [white, black]
 }
 
@@ -187,10 +199,27 @@ enum Step {
     Exit { after: Men3, blocked: u64 },
 }
 
+/// A chunk of configs' values, best exits and undecided words, both sides to move.
+struct Slices<'s> {
+    values: [&'s mut [u8]; 2],
+    exits: [&'s mut [u8]; 2],
+    undecided: [&'s mut [u64]; 2],
+}
+
+/// What set-up finds in a chunk of configs besides what it writes: checkmates, and the levels
+/// at which exits win or may lose (level, side, config, lanes).
+#[derive(Default)]
+struct SetUp {
+    fresh: [Vec<(u32, u64)>; 2],
+    wins: Vec<(usize, u8, u32, u64)>,
+    losses: Vec<(usize, u8, u32)>,
+}
+
 /// The generator's state for one table.
 pub(crate) struct Generator<'a> {
     frame: Frame,
-    smaller: &'a dyn Lookup,
+    smaller: &'a (dyn Lookup + Sync),
+    threads: usize,
     legal: [Vec<u64>; 2],
     values: [Vec<u8>; 2],
     exits: [Vec<u8>; 2],
@@ -206,12 +235,19 @@ pub(crate) struct Generator<'a> {
 }
 
 impl<'a> Generator<'a> {
-    pub(crate) fn new(frame: Frame, smaller: &'a dyn Lookup) -> Generator<'a> {
+    /// A generator for `frame`'s ending on `threads` threads, the endings it leads to in
+    /// `smaller`.
+    pub(crate) fn new(
+        frame: Frame,
+        smaller: &'a (dyn Lookup + Sync),
+        threads: usize,
+    ) -> Generator<'a> {
         let configs = frame.configs();
         let n = configs * 64;
         Generator {
             frame,
             smaller,
+            threads: threads.max(1),
             legal: [vec![0; configs], vec![0; configs]],
             values: [vec![0; n], vec![0; n]],
             exits: [vec![NO_EXIT; n], vec![NO_EXIT; n]],
@@ -250,7 +286,7 @@ impl<'a> Generator<'a> {
 
     /// Which positions are legal, both sides to move.
     fn set_up_legal(&mut self) {
-        self.legal = legal_bits(&self.frame);
+        self.legal = legal_bits(&self.frame, self.threads);
     }
 
     /// Every move of side `x`'s men other than Black's king in config `men`.
@@ -408,8 +444,52 @@ impl<'a> Generator<'a> {
 
     /// Set-up of moves: exits, checkmates, stalemates, and what is scheduled.
     fn set_up_moves(&mut self) {
+        let mut values = std::mem::take(&mut self.values);
+        let mut exits = std::mem::take(&mut self.exits);
+        let mut undecided = std::mem::take(&mut self.undecided);
+        let [v0, v1] = &mut values;
+        let [e0, e1] = &mut exits;
+        let [u0, u1] = &mut undecided;
+        let bytes = 64 * CHUNK;
+        let chunks = v0
+            .chunks_mut(bytes)
+            .zip(v1.chunks_mut(bytes))
+            .zip(e0.chunks_mut(bytes).zip(e1.chunks_mut(bytes)))
+            .zip(u0.chunks_mut(CHUNK).zip(u1.chunks_mut(CHUNK)))
+            .map(|(((v0, v1), (e0, e1)), (u0, u1))| Slices {
+                values: [v0, v1],
+                exits: [e0, e1],
+                undecided: [u0, u1],
+            })
+            .enumerate();
+        let parts = crate::par::map(self.threads, chunks, |(i, out)| {
+            self.set_up_chunk(i * CHUNK, out)
+        });
+        self.values = values;
+        self.exits = exits;
+        self.undecided = undecided;
+        for part in parts {
+            for x in 0..2 {
+                self.fresh[x].extend_from_slice(&part.fresh[x]);
+            }
+            for (level, x, c, m) in part.wins {
+                self.horizon = self.horizon.max(level);
+                self.win_at[level].push((x, c, m));
+            }
+            for (level, x, c) in part.losses {
+                self.horizon = self.horizon.max(level);
+                self.loss_at[level].push((x, c));
+            }
+        }
+    }
+
+    /// Set-up of the configs from `first` on whose values, exits and undecided words `out`
+    /// holds.
+    fn set_up_chunk(&self, first: usize, out: Slices) -> SetUp {
+        let mut done = SetUp::default();
         let mut codes = [0u8; 64];
-        for c in 0..self.frame.configs() {
+        for j in 0..out.undecided[0].len() {
+            let c = first + j;
             if self.legal[0][c] == 0 && self.legal[1][c] == 0 {
                 continue;
             }
@@ -475,20 +555,20 @@ impl<'a> Generator<'a> {
                 };
                 let stuck = lanes & !has;
                 let mated = stuck & in_check;
-                self.undecided[x][c] = lanes & !stuck;
+                out.undecided[x][j] = lanes & !stuck;
                 for lane in Bitboard(mated) {
-                    self.values[x][c * 64 + lane.index()] = code(0);
+                    out.values[x][j * 64 + lane.index()] = code(0);
                 }
                 if mated != 0 {
-                    self.fresh[x].push((c as u32, mated));
+                    done.fresh[x].push((c as u32, mated));
                 }
                 // Schedule exits: wins at their level, losses checked at theirs.
                 let mut win_levels: Vec<(usize, u64)> = Vec::new();
                 let mut loss_levels: Vec<usize> = Vec::new();
-                for lane in Bitboard(self.undecided[x][c]) {
+                for lane in Bitboard(out.undecided[x][j]) {
                     let l = lane.index();
                     let e = exits[l];
-                    self.exits[x][c * 64 + l] = e;
+                    out.exits[x][j * 64 + l] = e;
                     if e == NO_EXIT || e == DRAW {
                         continue;
                     }
@@ -503,7 +583,7 @@ impl<'a> Generator<'a> {
                     }
                 }
                 for line in &ep_lines {
-                    for lane in Bitboard(self.undecided[x][c]) {
+                    for lane in Bitboard(out.undecided[x][j]) {
                         let e = line[lane.index()];
                         // The other side wins by taking: a loss here one ply later at the most.
                         if e > DRAW {
@@ -515,15 +595,14 @@ impl<'a> Generator<'a> {
                     }
                 }
                 for (level, m) in win_levels {
-                    self.horizon = self.horizon.max(level);
-                    self.win_at[level].push((x as u8, c as u32, m));
+                    done.wins.push((level, x as u8, c as u32, m));
                 }
                 for level in loss_levels {
-                    self.horizon = self.horizon.max(level);
-                    self.loss_at[level].push((x as u8, c as u32));
+                    done.losses.push((level, x as u8, c as u32));
                 }
             }
         }
+        done
     }
 
     /// Calls `f(config, lanes)` for each position of side `x` to move from which a move of `x`
@@ -628,41 +707,46 @@ impl<'a> Generator<'a> {
     /// Odd levels: side `x` wins where a move reaches a position lost at the level before, or
     /// where an exit wins now.
     fn wins(&mut self, x: usize, level: usize, lost: &[(u32, u64)]) {
-        let mut found: Vec<(usize, u64)> = Vec::new();
-        let mut later: Vec<(usize, usize, u64)> = Vec::new();
-        for &(c2, word) in lost {
-            self.unmoves(x, c2 as usize, word, &mut |c, lanes, ep| {
-                let lanes = lanes & self.undecided[x][c];
-                if lanes == 0 {
-                    return;
-                }
-                let Some((from, to)) = ep else {
-                    found.push((c, lanes));
-                    return;
-                };
-                let men = Men::new(&self.frame, c);
-                let line = self.en_passant(x, &men, from, to);
-                for lane in Bitboard(lanes) {
-                    let l = lane.index();
-                    let e = line[l];
-                    if e == NO_EXIT || (e < DRAW && plies(e) < level) {
-                        found.push((c, bit(l as u8)));
-                    } else if e < DRAW {
-                        // Taking loses later for the other side: the win comes then.
-                        later.push((plies(e) + 1, c, bit(l as u8)));
+        let parts = crate::par::map(self.threads, lost.chunks(LIST_CHUNK), |lost| {
+            let mut found: Vec<(usize, u64)> = Vec::new();
+            let mut later: Vec<(usize, usize, u64)> = Vec::new();
+            for &(c2, word) in lost {
+                self.unmoves(x, c2 as usize, word, &mut |c, lanes, ep| {
+                    let lanes = lanes & self.undecided[x][c];
+                    if lanes == 0 {
+                        return;
                     }
-                }
-            });
-        }
-        for (c, lanes) in found {
-            let lanes = lanes & self.undecided[x][c];
-            if lanes != 0 {
-                self.decide(x, c, lanes, level);
+                    let Some((from, to)) = ep else {
+                        found.push((c, lanes));
+                        return;
+                    };
+                    let men = Men::new(&self.frame, c);
+                    let line = self.en_passant(x, &men, from, to);
+                    for lane in Bitboard(lanes) {
+                        let l = lane.index();
+                        let e = line[l];
+                        if e == NO_EXIT || (e < DRAW && plies(e) < level) {
+                            found.push((c, bit(l as u8)));
+                        } else if e < DRAW {
+                            // Taking loses later for the other side: the win comes then.
+                            later.push((plies(e) + 1, c, bit(l as u8)));
+                        }
+                    }
+                });
             }
-        }
-        for (lv, c, lanes) in later {
-            self.horizon = self.horizon.max(lv);
-            self.win_at[lv].push((x as u8, c as u32, lanes));
+            (found, later)
+        });
+        for (found, later) in parts {
+            for (c, lanes) in found {
+                let lanes = lanes & self.undecided[x][c];
+                if lanes != 0 {
+                    self.decide(x, c, lanes, level);
+                }
+            }
+            for (lv, c, lanes) in later {
+                self.horizon = self.horizon.max(lv);
+                self.win_at[lv].push((x as u8, c as u32, lanes));
+            }
         }
         let scheduled = std::mem::take(&mut self.win_at[level]);
         for &(s, c, lanes) in &scheduled {
@@ -681,44 +765,56 @@ impl<'a> Generator<'a> {
     /// Even levels: side `x` loses where every move reaches a position the other side has won
     /// (by the level before) and no exit is better.
     fn losses(&mut self, x: usize, level: usize, won: &[(u32, u64)]) {
-        let mut candidates: Vec<(usize, u64)> = Vec::new();
-        for &(c2, word) in won {
-            self.unmoves(x, c2 as usize, word, &mut |c, lanes, _| {
-                let lanes = lanes & self.undecided[x][c];
-                if lanes != 0 {
-                    candidates.push((c, lanes));
-                }
-            });
-        }
+        let parts = crate::par::map(self.threads, won.chunks(LIST_CHUNK), |won| {
+            let mut candidates: Vec<(usize, u64)> = Vec::new();
+            for &(c2, word) in won {
+                self.unmoves(x, c2 as usize, word, &mut |c, lanes, _| {
+                    let lanes = lanes & self.undecided[x][c];
+                    if lanes != 0 {
+                        candidates.push((c, lanes));
+                    }
+                });
+            }
+            candidates
+        });
+        let mut candidates: Vec<(usize, u64)> = parts.into_iter().flatten().collect();
         for &(s, c) in &self.loss_at[level] {
             if s as usize == x {
                 candidates.push((c as usize, !0));
             }
         }
         candidates.sort_unstable_by_key(|&(c, _)| c);
-        let mut i = 0;
-        while i < candidates.len() {
-            let c = candidates[i].0;
-            let mut lanes = 0;
-            while i < candidates.len() && candidates[i].0 == c {
-                lanes |= candidates[i].1;
-                i += 1;
+        // One entry a config: the lanes to check.
+        let mut merged: Vec<(usize, u64)> = Vec::with_capacity(candidates.len());
+        for (c, lanes) in candidates {
+            match merged.last_mut() {
+                Some((last, m)) if *last == c => *m |= lanes,
+                _ => merged.push((c, lanes)),
             }
-            lanes &= self.undecided[x][c];
-            if lanes == 0 {
-                continue;
-            }
-            lanes &= self.all_won(x, c, level);
-            let mut lost = 0;
-            for lane in Bitboard(lanes) {
-                let e = self.exits[x][c * 64 + lane.index()];
-                if e == NO_EXIT || (e < DRAW && plies(e) <= level) {
-                    lost |= bit(lane.index() as u8);
+        }
+        let parts = crate::par::map(self.threads, merged.chunks(LIST_CHUNK / 8), |merged| {
+            let mut lost_here: Vec<(usize, u64)> = Vec::new();
+            for &(c, lanes) in merged {
+                let lanes = lanes & self.undecided[x][c];
+                if lanes == 0 {
+                    continue;
+                }
+                let lanes = lanes & self.all_won(x, c, level);
+                let mut lost = 0;
+                for lane in Bitboard(lanes) {
+                    let e = self.exits[x][c * 64 + lane.index()];
+                    if e == NO_EXIT || (e < DRAW && plies(e) <= level) {
+                        lost |= bit(lane.index() as u8);
+                    }
+                }
+                if lost != 0 {
+                    lost_here.push((c, lost));
                 }
             }
-            if lost != 0 {
-                self.decide(x, c, lost, level);
-            }
+            lost_here
+        });
+        for (c, lost) in parts.into_iter().flatten() {
+            self.decide(x, c, lost, level);
         }
     }
 

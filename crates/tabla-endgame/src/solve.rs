@@ -22,6 +22,8 @@ use tabla::{Color, Role, Square};
 #[derive(Default)]
 pub struct Solved {
     tables: HashMap<Men, Arc<Solution>>,
+    /// Threads a table is generated on (0: every core).
+    threads: usize,
 }
 
 /// One ending's values, both sides to move, in the generator's index.
@@ -49,9 +51,35 @@ fn side(color: Color) -> usize {
 }
 
 impl Solved {
-    /// No tables.
+    /// No tables; tables are generated on every core.
     pub fn new() -> Solved {
         Solved::default()
+    }
+
+    /// Generates each table on `threads` threads (0: every core). The values do not depend on
+    /// it.
+    ///
+    /// ```
+    /// use tabla_endgame::{Dtm, Solved};
+    /// use tabla::Position;
+    ///
+    /// let mut solved = Solved::new();
+    /// solved.set_threads(1);
+    /// solved.solve("KQvK".parse().unwrap()).unwrap();
+    /// let pos = Position::from_fen("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1").unwrap();
+    /// assert_eq!(solved.dtm(&pos), Some(Dtm::Win(1)));
+    /// ```
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+    }
+
+    /// The threads a table is generated on.
+    fn threads(&self) -> usize {
+        if self.threads == 0 {
+            crate::par::available()
+        } else {
+            self.threads
+        }
     }
 
     /// The endings a capture or a promotion leads to from `men` (canonical, not the two kings).
@@ -198,7 +226,7 @@ impl Solved {
 
     /// Generates `men`'s table (canonical), the endings it leads to being solved.
     pub(crate) fn generate(&self, men: Men) -> Solution {
-        let mut generator = Generator::new(Frame::new(men), self);
+        let mut generator = Generator::new(Frame::new(men), self, self.threads());
         generator.run();
         let (frame, values, legal) = generator.into_parts();
         Solution {
@@ -366,8 +394,8 @@ pub(crate) fn dtm_of(code: u8) -> crate::Dtm {
 
 impl Solution {
     /// A solution from its values in the generator's index (legal positions found again).
-    pub(crate) fn from_values(frame: Frame, values: [Vec<u8>; 2]) -> Solution {
-        let legal = crate::retro::legal_bits(&frame);
+    pub(crate) fn from_values(frame: Frame, values: [Vec<u8>; 2], threads: usize) -> Solution {
+        let legal = crate::retro::legal_bits(&frame, threads);
         Solution {
             frame,
             values,

@@ -31,6 +31,28 @@ impl OracleValue {
             OracleValue::LossIn(n) => mated_in(ply + 2 * n as usize),
         }
     }
+
+    /// This result as a game would have it with the halfmove clock at `halfmoves`: a mate the
+    /// fifty-move rule stops first (the clock passing 100 half-moves before the mating move,
+    /// were no capture or pawn move on the way) is no sure win, so `None` (not known); draws
+    /// and mates in time stand.
+    ///
+    /// ```
+    /// use tabla_engine::OracleValue;
+    /// // Mate in 5 moves is 9 half-moves away: in time with the clock at 91, not at 92.
+    /// assert_eq!(OracleValue::WinIn(5).in_time(91), Some(OracleValue::WinIn(5)));
+    /// assert_eq!(OracleValue::WinIn(5).in_time(92), None);
+    /// assert_eq!(OracleValue::LossIn(5).in_time(91), None);
+    /// assert_eq!(OracleValue::Draw.in_time(99), Some(OracleValue::Draw));
+    /// ```
+    pub fn in_time(self, halfmoves: u32) -> Option<OracleValue> {
+        let plies = match self {
+            OracleValue::Draw => return Some(self),
+            OracleValue::WinIn(n) => (2 * n).saturating_sub(1),
+            OracleValue::LossIn(n) => 2 * n,
+        };
+        (halfmoves + plies <= 100).then_some(self)
+    }
 }
 
 /// Exact knowledge of some endgames.
@@ -39,6 +61,9 @@ pub trait EndgameOracle: Send + Sync {
     /// about positions with at most this many.
     fn max_men(&self) -> u32;
 
-    /// The exact value of `pos` for the side to move, or `None` when the oracle does not know it.
-    fn probe(&self, pos: &Position) -> Option<OracleValue>;
+    /// The exact value of `pos` for the side to move, or `None` when the oracle does not know it
+    /// (or finds it too costly to ask here). `ply`: plies from the search's root (0 at the
+    /// root), so that an oracle whose probes cost may keep them to the root's moves and to
+    /// positions just after a capture or a pawn move.
+    fn probe(&self, pos: &Position, ply: usize) -> Option<OracleValue>;
 }

@@ -332,14 +332,18 @@ impl<'a, 'c> Worker<'a, 'c> {
         self.pv_len[ply] = child_len;
     }
 
-    /// The endgame oracle's exact value, when it knows the position.
+    /// The endgame oracle's exact value, when it knows the position and the fifty-move rule
+    /// lets the result stand ([`OracleValue::in_time`]).
     #[inline]
     fn probe_oracle(&self, ply: usize) -> Option<Value> {
         let oracle = self.oracle?;
         if ply == 0 || self.pos.occupied().count() > oracle.max_men() {
             return None;
         }
-        oracle.probe(&self.pos).map(|v| v.value(ply))
+        oracle
+            .probe(&self.pos, ply)
+            .and_then(|v| v.in_time(self.pos.halfmoves()))
+            .map(|v| v.value(ply))
     }
 
     /// `raw`, the current position's static evaluation, with the correction history's
@@ -971,7 +975,10 @@ impl<'a, 'c> Worker<'a, 'c> {
             return self.result(0, None, value, Vec::new());
         }
         let oracle_knows_root = self.oracle.is_some_and(|o| {
-            self.pos.occupied().count() <= o.max_men() && o.probe(&self.pos).is_some()
+            self.pos.occupied().count() <= o.max_men()
+                && o.probe(&self.pos, 0)
+                    .and_then(|v| v.in_time(self.pos.halfmoves()))
+                    .is_some()
         });
         let max_depth = if oracle_knows_root {
             1
