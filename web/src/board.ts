@@ -12,7 +12,7 @@ export type { Api, DrawShape, Key };
 declare global {
   interface HTMLElementTagNameMap {
     /** chessground's element for a piece (not an HTML tag: the browser makes an unknown element
-     * of it); the KBNK tray makes its spare men with it so the board's theme draws them. */
+     * of it); the endgame explorer's tray makes its spare men with it so the board's theme draws them. */
     piece: HTMLElement;
   }
 }

@@ -1,13 +1,15 @@
-// The app: one bundle, four pages chosen by the path.
+// The app: one bundle, four pages chosen by the path (`/kbnk` is the endgame explorer on its
+// KBNK preset, for the links made before it held every ending).
 
 import { analysisPage } from './analysis-page';
 import { gamesPage } from './games-page';
-import { kbnkPage } from './kbnk-page';
+import { endgamePage } from './endgame-page';
 import { pgnPage } from './pgn-page';
 
-const pages: Record<string, { name: string; start: (root: HTMLElement) => void }> = {
+const pages: Record<string, { name: string; start: (root: HTMLElement) => void; nav?: string }> = {
   pgn: { name: 'PGN browser', start: pgnPage },
-  kbnk: { name: 'KBNK explorer', start: kbnkPage },
+  endgame: { name: 'Endgame explorer', start: (root) => endgamePage(root) },
+  kbnk: { name: 'Endgame explorer', start: (root) => endgamePage(root, 'KBNK'), nav: 'endgame' },
   analysis: { name: 'Analysis', start: analysisPage },
   games: { name: 'Games', start: gamesPage },
 };
@@ -18,11 +20,11 @@ function main(): void {
   const page = pages[key];
   document.title = `${page.name} · tabla`;
   for (const a of document.querySelectorAll<HTMLAnchorElement>('nav a[data-page]')) {
-    if (a.dataset.page === key) a.setAttribute('aria-current', 'page');
+    if (a.dataset.page === (page.nav ?? key)) a.setAttribute('aria-current', 'page');
   }
   const root = document.getElementById('main') as HTMLElement;
   root.replaceChildren();
-  root.dataset.page = key;
+  root.dataset.page = page.nav ?? key;
   page.start(root);
 }
 

@@ -109,6 +109,12 @@ export interface KbnkJson {
   moves: KbnkMove[];
 }
 
+/** `GET /api/tb`: the endgame tables' answer (the object of `/api/kbnk`) and the ending. */
+export interface TbJson extends KbnkJson {
+  /** The men on the board, White's first: `KQvKR`, `KvKBN`. */
+  material: string;
+}
+
 /** `GET /api/suggest`: the engine's move after a search of `movetime` ms. */
 export interface SuggestJson {
   /** The position searched (canonical FEN). */
@@ -128,6 +134,10 @@ export interface SuggestJson {
 /** Every error answer, with a 4xx status (5xx only when the server fails). */
 export interface ApiErrorJson {
   error: string;
+  /** `GET /api/tb`: the ending whose table is not built (as built: `KQvKR`). */
+  missing?: string;
+  /** `GET /api/tb`: the command that builds it where the server reads its tables. */
+  command?: string;
 }
 
 // ---- the game database (`tabla serve --db DIR`)

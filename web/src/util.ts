@@ -1,5 +1,7 @@
 // Small DOM and HTTP helpers shared by the pages.
 
+import type { ApiErrorJson } from './types';
+
 type Attrs = Record<string, string | number | boolean | EventListener | undefined>;
 type Child = Node | string | null | undefined | false;
 
@@ -27,11 +29,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
-/** An error answer of the API: the status and the server's message. */
+/** An error answer of the API: the status, the server's message and its whole answer (which
+ * names, for `/api/tb`, the table that is missing). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly body: ApiErrorJson | null = null,
   ) {
     super(message);
   }
@@ -57,7 +61,7 @@ export async function api<T>(path: string, init?: RequestInit): Promise<T> {
       body && typeof body === 'object' && 'error' in body
         ? String((body as { error: unknown }).error)
         : `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, message);
+    throw new ApiError(res.status, message, body && typeof body === 'object' && 'error' in body ? (body as ApiErrorJson) : null);
   }
   return body as T;
 }

@@ -2,13 +2,15 @@
 // against the real server on loopback: `tabla serve --port 0` (scripts/test.sh builds it and
 // runs these; or set TABLA_SERVE to another command line, such as "target/release/tabla serve").
 //
-// Expected FENs come from python-chess; KBNK values are hand-checked mates and the server's
-// own JSON answer for the same position (the page must show what the API says).
+// Expected FENs come from python-chess; endgame values are hand-checked mates and the server's
+// own JSON answer for the same position (the page must show what the API says). The endgame
+// tables the explorer reads are built first, by the same binary (`tabla tb build KRvK`), into a
+// temporary directory given to the server with --tb-dir.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,13 +24,24 @@ const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 let server;
 let base;
 let browser;
+let tables;
+
+/** Builds the endgame tables the explorer's tests read, with the binary of TABLA_SERVE. */
+function buildTables() {
+  const [tabla] = serveCommand.split(' ').filter(Boolean);
+  const dir = mkdtempSync(join(tmpdir(), 'tabla-web-tb-'));
+  const r = spawnSync(tabla, ['tb', 'build', 'KRvK', '--dir', dir], { cwd: repo, encoding: 'utf8' });
+  if (r.error) throw new Error(`cannot run ${tabla}: ${r.error.message}`);
+  assert.equal(r.status, 0, `tabla tb build KRvK:\n${r.stderr}`);
+  return dir;
+}
 
 /** Starts the server on a free port and reads its address from stderr. */
 function startServer() {
   const [cmd, ...args] = serveCommand.split(' ').filter(Boolean);
   const dir = join(tmpdir(), 'tabla-web-browser-tests');
   mkdirSync(dir, { recursive: true });
-  const child = spawn(cmd, args, {
+  const child = spawn(cmd, [...args, '--tb-dir', tables], {
     cwd: repo,
     env: { ...process.env, TABLA_ENDGAME_DIR: dir },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -50,6 +63,7 @@ function startServer() {
 }
 
 before(async () => {
+  tables = buildTables();
   const started = await startServer();
   server = started.child;
   base = started.url;
@@ -59,6 +73,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   server?.kill();
+  if (tables) rmSync(tables, { recursive: true, force: true });
 });
 
 async function newPage(width = 1280, height = 900) {
@@ -329,13 +344,16 @@ async function dragFromTray(page, role, color, square) {
   await drag(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, await squareCentre(page, square));
 }
 
-describe('KBNK explorer', () => {
-  test('pieces dragged from the tray give the distance and the best move', async () => {
+describe('Endgame explorer', () => {
+  test('/kbnk opens the KBNK preset; men dragged from the tray give the distance and the best move', async () => {
     const page = await newPage();
     await page.goto(`${base}/kbnk`);
-    await page.locator('#kbnk-distance').waitFor();
+    await waitForFen(page, '8/8/8/3k4/8/8/8/KBN5 w - - 0 1');
+    await page.locator('#endgame-distance').waitFor();
+    assert.equal(await page.locator('#endgame-material').textContent(), 'KBNvK');
+    assert.equal(await page.locator('nav a[aria-current="page"]').textContent(), 'Endgame explorer');
     await page.getByRole('button', { name: 'Clear' }).click();
-    assert.match(await page.locator('#kbnk-verdict').textContent(), /Place the white king/);
+    assert.match(await page.locator('#endgame-verdict').textContent(), /Place the white king and the black king/);
 
     await dragFromTray(page, 'king', 'white', 'b6');
     await dragFromTray(page, 'bishop', 'white', 'e6');
@@ -343,9 +361,9 @@ describe('KBNK explorer', () => {
     await dragFromTray(page, 'king', 'black', 'a8');
     await waitForFen(page, 'k7/8/NK2B3/8/8/8/8/8 w - - 0 1');
     // Hand-checked (and python-chess): Bd5# is the only mate.
-    await page.locator('#kbnk-distance', { hasText: 'mates' }).waitFor();
-    assert.equal(await page.locator('#kbnk-distance').textContent(), 'White mates in 1 move (1 ply)');
-    assert.equal(await page.locator('#kbnk-best').textContent(), 'Bd5#');
+    await page.locator('#endgame-distance', { hasText: 'mates' }).waitFor();
+    assert.equal(await page.locator('#endgame-distance').textContent(), 'White mates in 1 move (1 ply)');
+    assert.equal(await page.locator('#endgame-best').textContent(), 'Bd5#');
     assert.ok((await page.locator('.board svg.cg-shapes line, .board svg.cg-shapes path').count()) > 0, 'an arrow');
     assert.equal(new URL(page.url()).searchParams.get('fen'), 'k7/8/NK2B3/8/8/8/8/8 w - - 0 1');
 
@@ -355,33 +373,74 @@ describe('KBNK explorer', () => {
     await page.locator('label[for="turn-black"]').click();
     const blackFen = 'k7/8/1K2B3/8/1N6/8/8/8 b - - 0 1';
     await waitForFen(page, blackFen);
-    const api = await (await page.request.get(`${base}/api/kbnk?fen=${encodeURIComponent(blackFen)}`)).json();
+    const api = await (await page.request.get(`${base}/api/tb?fen=${encodeURIComponent(blackFen)}`)).json();
     const n = -api.dtm;
-    await page.locator('#kbnk-distance', { hasText: 'Black' }).waitFor();
-    assert.equal(await page.locator('#kbnk-distance').textContent(), `Black is mated in ${n} move${n === 1 ? '' : 's'} (${api.plies} plies)`);
-    assert.equal(await page.locator('#kbnk-moves tbody tr').count(), api.moves.length);
+    await page.locator('#endgame-distance', { hasText: 'Black' }).waitFor();
+    assert.equal(await page.locator('#endgame-distance').textContent(), `Black is mated in ${n} move${n === 1 ? '' : 's'} (${api.plies} plies)`);
+    assert.equal(await page.locator('#endgame-moves tbody tr').count(), api.moves.length);
 
     // Play out to mate: ends in checkmate.
     await page.locator('#play-out').click();
-    await page.locator('#kbnk-distance', { hasText: 'checkmated' }).waitFor({ timeout: 30_000 });
-    assert.equal(await page.locator('#kbnk-distance').textContent(), 'Black is checkmated.');
+    await page.locator('#endgame-distance', { hasText: 'checkmated' }).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('#endgame-distance').textContent(), 'Black is checkmated.');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 
-  test('illegal positions, stalemate and draws are named', async () => {
+  test('any ending: a built table answers, a queen from the tray changes the ending, a missing table says how to build it', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/endgame`);
+    await page.locator('#endgame-distance').waitFor();
+    assert.equal(await page.locator('h1').textContent(), 'Endgame explorer');
+
+    // The KRvK preset, from the table the harness built: what the API says.
+    await page.getByRole('button', { name: 'KRvK', exact: true }).click();
+    const krk = '8/8/8/3k4/8/8/8/KR6 w - - 0 1';
+    await waitForFen(page, krk);
+    const api = await (await page.request.get(`${base}/api/tb?fen=${encodeURIComponent(krk)}`)).json();
+    assert.equal(api.material, 'KRvK');
+    await page.locator('#endgame-material', { hasText: 'KRvK' }).waitFor();
+    assert.equal(await page.locator('#endgame-distance').textContent(), `White mates in ${api.dtm} moves (${api.plies} plies)`);
+
+    // Hand-checked: the king on b6 holds a7 and b7, Rh8 covers the eighth rank; Rh8# is the
+    // only mate. Play best move plays it.
+    await page.goto(`${base}/endgame?fen=${encodeURIComponent('k7/8/1K6/8/8/8/8/7R w - - 0 1')}`);
+    await page.locator('#endgame-best', { hasText: 'Rh8#' }).waitFor();
+    assert.equal(await page.locator('#endgame-distance').textContent(), 'White mates in 1 move (1 ply)');
+    await page.locator('#play-best').click();
+    await waitForFen(page, 'k6R/8/1K6/8/8/8/8/8 b - - 0 1');
+    await page.locator('#endgame-distance', { hasText: 'checkmated' }).waitFor();
+
+    // A white queen from the tray: KQRvK, whose table is not built.
+    await dragFromTray(page, 'queen', 'white', 'd4');
+    await waitForFen(page, 'k6R/8/1K6/8/3Q4/8/8/8 b - - 0 1');
+    await page.locator('#endgame-missing').waitFor();
+    assert.match(await page.locator('#endgame-missing').textContent(), /KQRvK is not built/);
+    assert.match(await page.locator('#endgame-command').textContent(), /^tabla tb build KQRvK --dir /);
+
+    // A preset whose table is missing: the exact command.
+    await page.getByRole('button', { name: 'KQvKR', exact: true }).click();
+    await page.locator('#endgame-missing', { hasText: 'KQvKR' }).waitFor();
+    assert.equal(await page.locator('#endgame-command').textContent(), `tabla tb build KQvKR --dir ${tables}`);
+    assert.equal(await page.locator('#endgame-distance').count(), 0);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('illegal positions, too many men, castling, stalemate and draws are named', async () => {
     const page = await newPage();
     const cases = [
       ['8/8/8/8/8/8/8/KkBN4 w - - 0 1', /Illegal position: .*check/],
-      ['k7/2K5/2N5/8/8/8/7B/8 b - - 0 1', /^Stalemate/],
-      ['7K/8/8/8/8/8/Nk6/B7 b - - 0 1', /^Draw: black captures a piece \(Kxa/],
-      ['k7/8/8/8/8/8/8/KQ6 w - - 0 1', /Not KBNK: .*KQK/],
+      ['k7/2K5/2N5/8/8/8/7B/8 b - - 0 1', /Stalemate: black has no move/],
+      ['7K/8/8/8/8/8/Nk6/B7 b - - 0 1', /Draw: black captures a piece \(Kxa/],
+      ['kqr5/8/8/8/8/8/8/KQR5 w - - 0 1', /^6 men on the board: the tables hold at most 5/],
+      ['r3k3/8/8/8/8/8/8/4K3 w q - 0 1', /Not in the tables: .*castling/],
     ];
     for (const [position, expected] of cases) {
-      await page.goto(`${base}/kbnk?fen=${encodeURIComponent(position)}`);
-      await page.locator('#kbnk-verdict p').first().waitFor();
-      await page.waitForFunction(() => !/^Place/.test(document.querySelector('#kbnk-verdict')?.textContent ?? ''));
-      const text = await page.locator('#kbnk-verdict').textContent();
+      await page.goto(`${base}/endgame?fen=${encodeURIComponent(position)}`);
+      await page.locator('#endgame-verdict p').first().waitFor();
+      await page.waitForFunction(() => !/^Place/.test(document.querySelector('#endgame-verdict')?.textContent ?? ''));
+      const text = await page.locator('#endgame-verdict').textContent();
       assert.match(text, expected, position);
     }
     await page.context().close();

@@ -49,7 +49,7 @@ enum Command {
     /// Endgame tables of up to five men, distance to mate: build, probe, best line.
     #[command(subcommand)]
     Tb(tb::TbCommand),
-    /// Run the web app (PGN browser, KBNK explorer, analysis, games) and its JSON API.
+    /// Run the web app (PGN browser, endgame explorer, analysis, games) and its JSON API.
     Serve(ServeArgs),
     /// Run the engine's UCI loop on standard input and output (for chess GUIs and match runners).
     Uci,
@@ -73,6 +73,13 @@ struct ServeArgs {
     /// The KBNK table file (default: the standard place; built there when missing).
     #[arg(long, value_name = "FILE")]
     kbnk_file: Option<PathBuf>,
+    /// The endgame tables of up to five men (built by `tabla tb build`) that the endgame
+    /// explorer and `/api/tb` answer from; read at start, and again when a missing table has been
+    /// built since. A missing or empty directory is fine: the explorer then says how to build
+    /// each table (KBNK is answered from the KBNK table). Default: `tabla tb`'s directory
+    /// ($TABLA_ENDGAME_DIR, $XDG_DATA_HOME/tabla or ~/.local/share/tabla, then `tb`).
+    #[arg(long, value_name = "DIR")]
+    tb_dir: Option<PathBuf>,
     /// A game database (made by `tabla db import`) for the opening explorer, position search
     /// and the games page.
     #[arg(long, value_name = "DIR")]
@@ -194,6 +201,7 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
                 port: args.port,
                 body_limit: args.body_limit,
                 kbnk_path: args.kbnk_file,
+                tb_dir: args.tb_dir,
                 db: args.db,
                 ..tabla_web::ServeConfig::default()
             })?;

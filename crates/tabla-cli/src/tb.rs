@@ -6,7 +6,7 @@ use clap::Subcommand;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use tabla::Position;
-use tabla_endgame::{Built, Dtm, Men, Tablebase, build};
+use tabla_endgame::{Built, Dtm, Men, Tablebase, build, default_tablebase_dir};
 
 /// The `tabla tb` subcommands.
 #[derive(Subcommand, Debug)]
@@ -34,7 +34,7 @@ pub enum TbCommand {
         /// The tables' directory (see `build --help`).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// Print the answer as JSON (the object `/api/kbnk` answers, and `material`).
+        /// Print the answer as JSON (the object `/api/tb` answers).
         #[arg(long)]
         json: bool,
         /// Read one FEN per line from FILE (`-` for stdin); print `<FEN as given>;<dtm>;<plies>`
@@ -67,13 +67,6 @@ pub enum TbCommand {
     },
 }
 
-/// The default directory of the tables: `tb` under the KBNK table's directory.
-pub fn default_dir() -> PathBuf {
-    let kbnk = tabla_endgame::default_path(tabla_endgame::Material::KBNK);
-    kbnk.parent()
-        .map_or_else(|| PathBuf::from("tb"), |p| p.join("tb"))
-}
-
 /// Runs a `tabla tb` subcommand.
 pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
     match command {
@@ -83,7 +76,7 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             dir,
             threads,
         } => {
-            let dir = dir.unwrap_or_else(default_dir);
+            let dir = dir.unwrap_or_else(default_tablebase_dir);
             let targets: Vec<Men> = match men {
                 Some(n) if (3..=tabla_endgame::MAX_MEN).contains(&n) => Men::all(n),
                 Some(n) => anyhow::bail!("--men {n}: the tables hold 3 to 5 men"),
@@ -129,19 +122,16 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             let tb = open(dir.as_deref())?;
             let pos = parse(&fen)?;
             let probe = tb.probe_moves(&pos)?;
-            let material = Men::of(&pos)?.to_string();
+            let men = Men::of(&pos)?;
             if json {
-                // The object `/api/kbnk` answers, and the ending (White's men first).
-                let mut answer = serde_json::to_value(tabla_web::describe_probe(&pos, probe))?;
-                if let Some(object) = answer.as_object_mut() {
-                    object.insert("material".to_owned(), material.into());
-                }
+                // The object `/api/tb` answers.
+                let answer = tabla_web::describe_tb(&pos, men, probe);
                 writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
                 return Ok(());
             }
             let state = if probe.stalemate { ", stalemate" } else { "" };
             writeln!(out, "fen      {}", pos.to_fen())?;
-            writeln!(out, "material {material}")?;
+            writeln!(out, "material {men}")?;
             writeln!(out, "dtm      {}{}{state}", probe.dtm, describe(probe.dtm))?;
             match probe.best {
                 Some(mv) => writeln!(out, "best     {} ({})", pos.san(mv), pos.uci(mv))?,
@@ -185,7 +175,7 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
 }
 
 fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
-    let dir = dir.map_or_else(default_dir, Path::to_path_buf);
+    let dir = dir.map_or_else(default_tablebase_dir, Path::to_path_buf);
     Ok(Tablebase::open(&dir)?)
 }
 

@@ -148,7 +148,10 @@ pub use ending_stats::{EndingStats, SideCounts};
 pub use file::FileError;
 pub use generate::{Progress, generate};
 pub use layout::Layout;
-pub use location::{Opened, build_and_write, default_path, open_or_build};
+pub use location::{
+    Opened, build_and_write, default_path, default_tablebase_dir, default_tablebase_dir_with,
+    open_or_build,
+};
 pub use material::{MAX_PIECES, Material, MaterialError};
 pub use men::{MAX_MEN, Men, MenError};
 pub use probe::{MoveValue, Probe};

@@ -40,6 +40,20 @@ pub fn default_path_with(
     PathBuf::from(name)
 }
 
+/// The default directory of the tables of up to five men (`tabla tb`, `tabla serve --tb-dir`):
+/// `tb` in the folder of the KBNK table's [`default_path`] (`$TABLA_ENDGAME_DIR/tb`, ...; `tb`
+/// when that path has no folder).
+pub fn default_tablebase_dir() -> PathBuf {
+    default_tablebase_dir_with(|key| std::env::var_os(key))
+}
+
+/// [`default_tablebase_dir`] with the environment given as a function.
+pub fn default_tablebase_dir_with(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
+    let kbnk = default_path_with(Material::KBNK, env);
+    kbnk.parent()
+        .map_or_else(|| PathBuf::from("tb"), |p| p.join("tb"))
+}
+
 /// How [`open_or_build`] got its table.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Opened {
@@ -138,5 +152,10 @@ mod tests {
             PathBuf::from("/h/.local/share/tabla/kbnk.tbl")
         );
         assert_eq!(default_path_with(m, env(&[])), PathBuf::from("kbnk.tbl"));
+        assert_eq!(
+            default_tablebase_dir_with(env(&[("TABLA_ENDGAME_DIR", "/t")])),
+            PathBuf::from("/t/tb")
+        );
+        assert_eq!(default_tablebase_dir_with(env(&[])), PathBuf::from("tb"));
     }
 }

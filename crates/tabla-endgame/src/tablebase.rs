@@ -63,6 +63,15 @@ pub struct Tablebase {
 }
 
 impl Tablebase {
+    /// A tablebase of no tables (every ending but the kings alone is [`TbError::Missing`],
+    /// naming `dir`).
+    pub fn empty(dir: &Path) -> Tablebase {
+        Tablebase {
+            dir: dir.to_path_buf(),
+            tables: HashMap::new(),
+        }
+    }
+
     /// Opens every `*.tbm` file of `dir` (a directory that does not exist holds no tables).
     pub fn open(dir: &Path) -> Result<Tablebase, TbFileError> {
         let mut tables = HashMap::new();

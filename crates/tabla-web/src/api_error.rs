@@ -1,4 +1,5 @@
-//! Errors of the API as `{"error": "..."}` with a status code.
+//! Errors of the API as `{"error": "..."}` with a status code (and, when an endgame table is not
+//! built, `"missing"` and `"command"`).
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -12,6 +13,17 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What went wrong, for a person.
     pub message: String,
+    /// The endgame table whose absence stopped the answer (`GET /api/tb`), if that is the cause.
+    pub missing: Option<MissingTable>,
+}
+
+/// An endgame table the server does not have, and how to build it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingTable {
+    /// The ending as built (the stronger side White): `KQvKR`.
+    pub material: String,
+    /// The command that builds it (and the tables it leads to): `tabla tb build KQvKR`.
+    pub command: String,
 }
 
 impl ApiError {
@@ -25,12 +37,29 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            missing: None,
+        }
+    }
+
+    /// A 422: the position's ending has no table on this server.
+    pub fn missing_table(message: impl Into<String>, missing: MissingTable) -> ApiError {
+        ApiError {
+            missing: Some(missing),
+            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+        let body = match self.missing {
+            None => json!({ "error": self.message }),
+            Some(m) => json!({
+                "error": self.message,
+                "missing": m.material,
+                "command": m.command,
+            }),
+        };
+        (self.status, axum::Json(body)).into_response()
     }
 }

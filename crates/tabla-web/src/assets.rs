@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 /// The page paths of the app; each serves `index.html`, which picks the page from the path.
-const PAGES: [&str; 5] = ["", "pgn", "kbnk", "analysis", "games"];
+const PAGES: [&str; 6] = ["", "pgn", "endgame", "kbnk", "analysis", "games"];
 
 /// The embedded file for a request path, with its media type.
 pub fn lookup(path: &str) -> Option<(&'static str, &'static [u8])> {

@@ -1,5 +1,5 @@
 //! What `tabla serve` can be told: where to listen, how large a PGN may be, where the KBNK
-//! table lives, the sample game, the game database.
+//! table and the other endgame tables live, the sample game, the game database.
 
 use crate::sample::SAMPLE_PGN;
 use std::path::PathBuf;
@@ -9,7 +9,8 @@ use std::path::PathBuf;
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
 
 /// The server's settings; [`Default`] gives `127.0.0.1:8080`, a 16 MiB body limit, the KBNK
-/// table at [`tabla_endgame::default_path`], the built-in sample game and no game database.
+/// table at [`tabla_endgame::default_path`], the endgame tables in
+/// [`tabla_endgame::default_tablebase_dir`], the built-in sample game and no game database.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
     /// The address to listen on (a host name or an IP address).
@@ -20,6 +21,10 @@ pub struct ServeConfig {
     pub body_limit: usize,
     /// The KBNK table file; `None` for the default place. Built and written there when missing.
     pub kbnk_path: Option<PathBuf>,
+    /// The directory of the endgame tables of up to five men (made by `tabla tb build`) behind
+    /// `GET /api/tb`; `None` for `tabla tb`'s default. A missing or empty directory holds no
+    /// tables (KBNK is still answered, from the KBNK table).
+    pub tb_dir: Option<PathBuf>,
     /// The PGN the browser shows before the user loads one.
     pub sample_pgn: String,
     /// The game database (a directory made by `tabla db import`) behind the `/api/db` routes;
@@ -34,6 +39,7 @@ impl Default for ServeConfig {
             port: 8080,
             body_limit: DEFAULT_BODY_LIMIT,
             kbnk_path: None,
+            tb_dir: None,
             sample_pgn: SAMPLE_PGN.to_owned(),
             db: None,
         }

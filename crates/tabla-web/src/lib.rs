@@ -20,6 +20,8 @@ mod sample;
 mod server;
 mod state;
 pub mod suggest;
+mod tb;
+mod tb_dir;
 
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
 pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
@@ -29,3 +31,5 @@ pub use router::router;
 pub use sample::SAMPLE_PGN;
 pub use server::{load_kbnk, serve, serve_blocking};
 pub use state::AppState;
+pub use tb::{TbJson, describe_tb};
+pub use tb_dir::TbDir;

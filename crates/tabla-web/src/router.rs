@@ -2,7 +2,7 @@
 
 use crate::api_error::ApiError;
 use crate::state::AppState;
-use crate::{assets, db, kbnk, pgn, pgn_game, pgn_index, position, suggest};
+use crate::{assets, db, kbnk, pgn, pgn_game, pgn_index, position, suggest, tb};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -14,6 +14,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/position", get(position::position))
         .route("/api/play", get(position::play))
         .route("/api/kbnk", get(kbnk::kbnk))
+        .route("/api/tb", get(tb::tb))
         .route("/api/suggest", get(suggest::suggest))
         .route(
             "/api/pgn",

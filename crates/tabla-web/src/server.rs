@@ -1,14 +1,18 @@
-//! Starting the server: the game database, the KBNK table, the listener, shutdown on Ctrl-C.
+//! Starting the server: the game database, the KBNK table, the endgame tables, the listener,
+//! shutdown on Ctrl-C.
 
 use crate::config::ServeConfig;
 use crate::engine::{EngineSlot, EngineSuggester};
 use crate::game_db::GameDb;
 use crate::router::router;
 use crate::state::AppState;
+use crate::tb_dir::TbDir;
 use anyhow::Context as _;
 use std::path::Path;
 use std::sync::Arc;
-use tabla_endgame::{Material, Opened, Table, default_path, generate, open_or_build};
+use tabla_endgame::{
+    Material, Opened, Table, default_path, default_tablebase_dir, generate, open_or_build,
+};
 use tabla_engine::EndgameTables;
 
 /// Reads the KBNK table from `path` (the default place when `None`), generating and writing it
@@ -30,7 +34,8 @@ pub fn load_kbnk(path: Option<&Path>) -> (Table, String) {
 }
 
 /// Runs `tabla serve`: opens the game database (when given: an error if it is not one), loads
-/// (or builds) the KBNK table, listens on `host:port` and serves the API and the front end until
+/// (or builds) the KBNK table, opens the endgame tables' directory (an error if a table file in
+/// it is damaged), listens on `host:port` and serves the API and the front end until
 /// Ctrl-C. Prints the address to stderr.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     // The database first: a wrong --db fails at once, not after the tables are built.
@@ -51,7 +56,18 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         .await
         .context("loading the KBNK table")?;
     eprintln!("{note}");
+    let (tb_dir, default) = match config.tb_dir.clone() {
+        Some(dir) => (dir, false),
+        None => (default_tablebase_dir(), true),
+    };
+    let shown = tb_dir.display().to_string();
+    let tb = tokio::task::spawn_blocking(move || TbDir::open(&tb_dir, default))
+        .await
+        .context("opening the endgame tables")?
+        .with_context(|| format!("opening the endgame tables in {shown}"))?;
+    eprintln!("endgame tables: {} endings in {shown}", tb.endings());
     let mut state = AppState::new(Arc::new(table));
+    state.tb = Arc::new(tb);
     // The engine plays KBNK, KQK and KRK endings exactly (the tables take under a second).
     let tables = tokio::task::spawn_blocking(EndgameTables::standard)
         .await

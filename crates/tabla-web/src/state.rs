@@ -4,16 +4,19 @@ use crate::config::DEFAULT_BODY_LIMIT;
 use crate::engine::{EngineSlot, EngineSuggester};
 use crate::game_db::GameDb;
 use crate::sample::SAMPLE_PGN;
+use crate::tb_dir::TbDir;
 use std::sync::Arc;
 use tabla_endgame::Table;
 use tokio::sync::Semaphore;
 
-/// The application's shared state: the KBNK table, the sample game, the limits, the engine and
+/// The application's shared state: the KBNK table, the endgame tables, the sample game, the limits, the engine and
 /// the game database.
 #[derive(Clone)]
 pub struct AppState {
     /// The KBNK solution base.
     pub kbnk: Arc<Table>,
+    /// The endgame tables of up to five men behind `GET /api/tb` (`tabla serve --tb-dir`).
+    pub tb: Arc<TbDir>,
     /// The PGN served by `GET /api/sample`.
     pub sample_pgn: Arc<str>,
     /// The largest body of the PGN routes in bytes.
@@ -27,12 +30,14 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A state over a KBNK table, with the built-in sample, the default body limit and the engine
+    /// A state over a KBNK table, without other endgame tables ([`TbDir::none`]), with the
+    /// built-in sample, the default body limit and the engine
     /// (without endgame tables; [`serve`](crate::serve) gives it KBNK, KQK and KRK), and no game
     /// database.
     pub fn new(kbnk: Arc<Table>) -> AppState {
         AppState {
             kbnk,
+            tb: Arc::new(TbDir::none()),
             sample_pgn: Arc::from(SAMPLE_PGN),
             body_limit: DEFAULT_BODY_LIMIT,
             pgn_permits: Arc::new(Semaphore::new(2)),

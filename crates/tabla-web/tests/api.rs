@@ -524,7 +524,7 @@ async fn suggest_refuses_bad_input() {
 
 #[tokio::test]
 async fn pages_and_assets_are_served_from_the_binary() {
-    for page in ["/", "/kbnk", "/analysis", "/pgn", "/games"] {
+    for page in ["/", "/endgame", "/kbnk", "/analysis", "/pgn", "/games"] {
         let a = get(page).await;
         assert_eq!(a.status, StatusCode::OK, "{page}");
         assert!(a.content_type.starts_with("text/html"), "{page}");
@@ -598,7 +598,13 @@ async fn nothing_a_client_sends_gives_a_server_error() {
         "fen=k7/8/NK2B3/8/8/8/8/8%20w%20-%20-%200%201&uci=%ff",
     ];
     let long = "fen=".to_owned() + &"8/".repeat(2000);
-    for route in ["/api/position", "/api/play", "/api/kbnk", "/api/suggest"] {
+    for route in [
+        "/api/position",
+        "/api/play",
+        "/api/kbnk",
+        "/api/tb",
+        "/api/suggest",
+    ] {
         for q in queries.iter().copied().chain([long.as_str()]) {
             let a = get(&format!("{route}?{q}")).await;
             assert!(

@@ -479,10 +479,11 @@ fn short(value: &Value) -> String {
 
 /// Every route of the router: method, path, and the type of `types.ts` its JSON answer is read
 /// as (`None`: not JSON).
-const ROUTES: [(&str, &str, Option<&str>); 13] = [
+const ROUTES: [(&str, &str, Option<&str>); 14] = [
     ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
     ("GET", "/api/kbnk", Some("KbnkJson")),
+    ("GET", "/api/tb", Some("TbJson")),
     ("GET", "/api/suggest", Some("SuggestJson")),
     ("POST", "/api/pgn", Some("PgnGames")),
     ("POST", "/api/pgn/index", Some("PgnIndex")),
@@ -569,6 +570,18 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
     ] {
         let uri = format!("/api/kbnk?fen={}", enc(fen));
         keep(uri.clone(), get(&uri).await, "KbnkJson");
+    }
+
+    // The endgame tables (none built here): KBNK from its table, two kings, an ending whose
+    // table is missing (the error's `missing` and `command`), more than five men.
+    for fen in [
+        "8/8/8/3k4/8/8/8/KBN5 w - - 0 1",
+        "k7/8/8/8/8/8/8/K7 w - - 0 1",
+        "k7/8/1K6/8/8/8/8/6Q1 w - - 0 1",
+        START,
+    ] {
+        let uri = format!("/api/tb?fen={}", enc(fen));
+        keep(uri.clone(), get(&uri).await, "TbJson");
     }
 
     // The engine: a score in centipawns, a mate found, a position without moves.

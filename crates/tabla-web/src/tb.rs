@@ -1,0 +1,119 @@
+//! `GET /api/tb`: the endgame tables (up to five men) for one position, as `/api/kbnk` answers
+//! KBNK, plus the ending's name.
+
+use crate::api_error::{ApiError, MissingTable};
+use crate::kbnk::{KbnkJson, describe_probe};
+use crate::query::{Params, fen_param};
+use crate::state::AppState;
+use crate::tb_dir::TbDir;
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Serialize;
+use tabla::{CastlingRights, Position};
+use tabla_endgame::{MAX_MEN, Material, Men, Probe, Table, TbError};
+
+/// The answer of `GET /api/tb`: the object of `GET /api/kbnk` and the ending.
+#[derive(Serialize, Debug)]
+pub struct TbJson {
+    /// The value of the position and of every move.
+    #[serde(flatten)]
+    pub probe: KbnkJson,
+    /// The men on the board, White's first: `KQvKR`, `KvKBN`.
+    pub material: String,
+}
+
+/// Describes a probe's answer for a position, with the ending's name (what `tabla tb probe
+/// --json` prints too).
+pub fn describe_tb(pos: &Position, men: Men, probe: Probe) -> TbJson {
+    TbJson {
+        probe: describe_probe(pos, probe),
+        material: men.to_string(),
+    }
+}
+
+/// `GET /api/tb?fen=F`: 400 for a FEN that is not a legal position; 422 for a position the
+/// tables do not hold (more than five men, castling rights), and 422 with `missing` (the ending
+/// as built) and `command` (how to build it) when its table is not in the server's directory.
+/// KBNK positions are answered from the KBNK table when the directory has no KBNvK.
+pub async fn tb(State(state): State<AppState>, params: Params) -> Result<Json<TbJson>, ApiError> {
+    let pos = fen_param(&params)?;
+    tokio::task::spawn_blocking(move || answer(&state.tb, &state.kbnk, &pos))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the probe failed: {e}"),
+            )
+        })?
+        .map(Json)
+}
+
+/// The answer for a legal position.
+pub fn answer(tb: &TbDir, kbnk: &Table, pos: &Position) -> Result<TbJson, ApiError> {
+    let unprocessable =
+        |e: &dyn std::fmt::Display| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
+    let count = pos.board().pieces().count();
+    if count > MAX_MEN {
+        return Err(unprocessable(&TbError::TooMany(count)));
+    }
+    if pos.castling_rights() != CastlingRights::NONE {
+        return Err(unprocessable(&TbError::Castling));
+    }
+    let men = Men::of(pos).map_err(|e| unprocessable(&e))?;
+    let ending = men.canonical().0;
+    let mut tables = tb.tables();
+    let is_kbnk = matches!(Material::of_position(pos), Ok((Material::KBNK, _)));
+    if is_kbnk && tables.file(ending).is_none() {
+        let probe = kbnk.probe(pos).map_err(|e| unprocessable(&e))?;
+        return Ok(describe_tb(pos, men, probe));
+    }
+    let mut reopened = false;
+    loop {
+        match tables.probe_moves(pos) {
+            Ok(probe) => return Ok(describe_tb(pos, men, probe)),
+            Err(TbError::Missing { missing, .. }) if !reopened => {
+                reopened = true;
+                match tb.reopen_if_built(missing) {
+                    Ok(Some(again)) => tables = again,
+                    Ok(None) => return Err(missing_table(tb, ending, missing)),
+                    Err(e) => return Err(file_error(&e)),
+                }
+            }
+            Err(TbError::Missing { missing, .. }) => {
+                return Err(missing_table(tb, ending, missing));
+            }
+            Err(TbError::File(e)) => return Err(file_error(&e)),
+            Err(e) => return Err(unprocessable(&e)),
+        }
+    }
+}
+
+/// The 422 for an ending without its table (`lacking`: the table that was not found, the
+/// position's own or one its moves lead to).
+fn missing_table(tb: &TbDir, ending: Men, lacking: Men) -> ApiError {
+    let command = tb.build_command(ending);
+    let place = match tb.dir() {
+        Some(dir) => format!("in {}", dir.display()),
+        None => "on this server".to_owned(),
+    };
+    let why = if lacking == ending {
+        String::new()
+    } else {
+        format!(" (its moves lead to {lacking}, whose table is missing)")
+    };
+    ApiError::missing_table(
+        format!("no table for {ending} {place}{why}; build it with `{command}`"),
+        MissingTable {
+            material: ending.to_string(),
+            command,
+        },
+    )
+}
+
+fn file_error(e: &dyn std::fmt::Display) -> ApiError {
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        format!("the server's table files cannot be read: {e}"),
+    )
+}

@@ -1,0 +1,97 @@
+//! The endgame tables behind `GET /api/tb`: a directory of table files (`tabla serve --tb-dir`),
+//! opened at start and opened again when a table the server lacked has been built there since,
+//! so that `tabla tb build` while the server runs is enough.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use tabla_endgame::{Men, Tablebase, TbFileError, table_file_name};
+
+/// The server's tablebase directory and the tables open from it.
+pub struct TbDir {
+    /// The directory; `None` for a server without one (every ending is missing but KBNK).
+    dir: Option<PathBuf>,
+    /// The directory is `tabla tb`'s default, so the build command needs no `--dir`.
+    default: bool,
+    tables: RwLock<Arc<Tablebase>>,
+}
+
+impl TbDir {
+    /// No directory: no tables (the state [`AppState::new`](crate::AppState::new) starts with).
+    pub fn none() -> TbDir {
+        TbDir {
+            dir: None,
+            default: true,
+            tables: RwLock::new(Arc::new(Tablebase::empty(Path::new("")))),
+        }
+    }
+
+    /// Opens every table of `dir` (a directory that does not exist holds none); `default` when
+    /// it is [`tabla_endgame::default_tablebase_dir`]. A damaged table file is an error.
+    pub fn open(dir: &Path, default: bool) -> Result<TbDir, TbFileError> {
+        Ok(TbDir {
+            dir: Some(dir.to_path_buf()),
+            default,
+            tables: RwLock::new(Arc::new(Tablebase::open(dir)?)),
+        })
+    }
+
+    /// The tables open now.
+    pub fn tables(&self) -> Arc<Tablebase> {
+        self.tables
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The directory, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// When `men`'s table file has appeared in the directory since it was opened, opens the
+    /// directory again and answers the new tables; `None` when there is nothing new to read.
+    pub fn reopen_if_built(&self, men: Men) -> Result<Option<Arc<Tablebase>>, TbFileError> {
+        let Some(dir) = &self.dir else {
+            return Ok(None);
+        };
+        if !dir.join(table_file_name(men)).is_file() {
+            return Ok(None);
+        }
+        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
+        // Another request may have opened it meanwhile.
+        if tables.file(men.canonical().0).is_none() {
+            *tables = Arc::new(Tablebase::open(dir)?);
+        }
+        Ok(Some(tables.clone()))
+    }
+
+    /// The command that builds an ending's table (and those its moves lead to) where this
+    /// server reads them: `tabla tb build KQvKR`, with `--dir` unless it is the default place.
+    pub fn build_command(&self, men: Men) -> String {
+        match &self.dir {
+            Some(dir) if !self.default => {
+                let shown = dir.display().to_string();
+                if shown.contains(char::is_whitespace) {
+                    format!("tabla tb build {men} --dir '{shown}'")
+                } else {
+                    format!("tabla tb build {men} --dir {shown}")
+                }
+            }
+            _ => format!("tabla tb build {men}"),
+        }
+    }
+
+    /// How many endings have their tables open (for the line `tabla serve` prints at start).
+    pub fn endings(&self) -> usize {
+        self.tables().endings().len()
+    }
+}
+
+impl std::fmt::Debug for TbDir {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TbDir")
+            .field("dir", &self.dir)
+            .field("endings", &self.endings())
+            .finish()
+    }
+}
