@@ -27,6 +27,11 @@ pub struct GoArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=tabla_engine::MAX_THREADS as u64))]
     threads: u64,
+    /// The directory of the endgame tables (`tabla tb build`'s; by default the same default
+    /// directory): positions of up to five men whose table is there are played exactly,
+    /// honouring the fifty-move rule.
+    #[arg(long, value_name = "DIR")]
+    tb_dir: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `tabla bench`.
@@ -54,7 +59,9 @@ pub fn go(args: GoArgs, out: &mut (impl Write + Send)) -> anyhow::Result<()> {
     };
     let mut engine = Engine::new();
     engine.set_threads(args.threads as usize);
-    engine.set_oracle(Some(Arc::new(EndgameTables::standard())));
+    engine.set_oracle(Some(Arc::new(EndgameTables::standard_with_tablebase(
+        args.tb_dir.as_deref(),
+    ))));
     tabla_engine::go(&pos, &limits, &mut engine, out)?;
     Ok(())
 }

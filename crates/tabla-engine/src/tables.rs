@@ -11,13 +11,15 @@
 //! only when the fifty-move rule lets it stand ([`crate::OracleValue::in_time`]).
 
 use crate::oracle::{EndgameOracle, OracleValue};
+use std::path::Path;
+use std::sync::Arc;
 use tabla::Position;
-use tabla_endgame::{Dtm, Material, Table, Tablebase, generate};
+use tabla_endgame::{Dtm, Material, Table, Tablebase, default_tablebase_dir, generate};
 
 /// A set of distance-to-mate tables, asked in turn.
 pub struct EndgameTables {
     tables: Vec<Table>,
-    tablebase: Option<Tablebase>,
+    tablebase: Option<Arc<Tablebase>>,
     max_men: u32,
 }
 
@@ -51,8 +53,23 @@ impl EndgameTables {
         EndgameTables::generate(&[Material::KBNK, Material::KQK, Material::KRK])
     }
 
+    /// [`EndgameTables::standard`] and the tablebase in `dir` (by default
+    /// [`default_tablebase_dir`]), when it opens; a directory that does not exist holds no
+    /// tables, and one that does not open is left out with a note on standard error.
+    pub fn standard_with_tablebase(dir: Option<&Path>) -> EndgameTables {
+        let dir = dir.map_or_else(default_tablebase_dir, Path::to_path_buf);
+        let tables = EndgameTables::standard();
+        match Tablebase::open(&dir) {
+            Ok(tablebase) => tables.with_tablebase(Arc::new(tablebase)),
+            Err(e) => {
+                eprintln!("endgame tables left out: {e}");
+                tables
+            }
+        }
+    }
+
     /// These tables and `tablebase`'s, asked after them.
-    pub fn with_tablebase(mut self, tablebase: Tablebase) -> EndgameTables {
+    pub fn with_tablebase(mut self, tablebase: Arc<Tablebase>) -> EndgameTables {
         let most = tablebase
             .endings()
             .iter()
@@ -66,7 +83,7 @@ impl EndgameTables {
 
     /// The tablebase, if one was given.
     pub fn tablebase(&self) -> Option<&Tablebase> {
-        self.tablebase.as_ref()
+        self.tablebase.as_deref()
     }
 }
 
@@ -87,7 +104,7 @@ impl EndgameOracle for EndgameTables {
         if let Some(dtm) = self.tables.iter().find_map(|t| t.dtm(pos).ok()) {
             return Some(oracle_value(dtm));
         }
-        let tablebase = self.tablebase.as_ref()?;
+        let tablebase = self.tablebase.as_deref()?;
         if ply > 1 && pos.halfmoves() != 0 {
             return None;
         }

@@ -124,10 +124,11 @@ pub fn run_with_tables<R: BufRead, W: Write + Send>(
         .map_err(|_| io::Error::other("output lock poisoned"))
 }
 
-/// Runs the UCI loop on standard input and output, with the KBNK, KQK and KRK tables.
+/// Runs the UCI loop on standard input and output, with the KBNK, KQK and KRK tables and the
+/// tablebase of the default directory (`tabla tb build`'s), when there is one.
 pub fn run_stdio() -> io::Result<()> {
     let stdin = io::stdin();
-    let tables = std::thread::spawn(EndgameTables::standard);
+    let tables = std::thread::spawn(|| EndgameTables::standard_with_tablebase(None));
     run_with_tables(Engine::new(), Some(tables), stdin.lock(), io::stdout()).map(|_| ())
 }
 

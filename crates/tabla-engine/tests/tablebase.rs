@@ -14,8 +14,8 @@ fn engine_with_kqkr() -> (tempfile::TempDir, Tablebase, Engine) {
     build(dir.path(), &[men], 2, &|_| {}).expect("build");
     let tablebase = Tablebase::open(dir.path()).expect("open");
     let mut engine = Engine::new();
-    let oracle =
-        EndgameTables::new(Vec::new()).with_tablebase(Tablebase::open(dir.path()).expect("open"));
+    let oracle = EndgameTables::new(Vec::new())
+        .with_tablebase(Arc::new(Tablebase::open(dir.path()).expect("open")));
     engine.set_oracle(Some(Arc::new(oracle)));
     (dir, tablebase, engine)
 }

@@ -68,10 +68,12 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     eprintln!("endgame tables: {} endings in {shown}", tb.endings());
     let mut state = AppState::new(Arc::new(table));
     state.tb = Arc::new(tb);
-    // The engine plays KBNK, KQK and KRK endings exactly (the tables take under a second).
+    // The engine plays KBNK, KQK and KRK endings exactly (the tables take under a second), and
+    // every ending whose table the directory holds at start.
     let tables = tokio::task::spawn_blocking(EndgameTables::standard)
         .await
-        .context("generating the engine's endgame tables")?;
+        .context("generating the engine's endgame tables")?
+        .with_tablebase(state.tb.tables());
     state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::new(tables)))));
     state.body_limit = config.body_limit;
     state.sample_pgn = Arc::from(config.sample_pgn.as_str());

@@ -178,3 +178,60 @@ async fn tb_refuses_what_the_tables_do_not_hold() {
     assert_eq!(a.json()["missing"], "KRvKP");
     assert_eq!(a.json()["command"], "tabla tb build KRvKP");
 }
+
+/// The application with the tables of `dir`, and an engine that plays from them as `tabla serve`
+/// sets it up.
+fn app_with_engine_tables(dir: &Path) -> Router {
+    let mut state = AppState::new(table());
+    let tb = TbDir::open(dir, false).expect("open the tables");
+    let oracle = tabla_engine::EndgameTables::new(Vec::new()).with_tablebase(tb.tables());
+    state.engine = tabla_web::EngineSlot::new(Arc::new(tabla_web::EngineSuggester::new(Some(
+        Arc::new(oracle),
+    ))));
+    state.tb = Arc::new(tb);
+    router(state)
+}
+
+async fn suggest(app: Router, fen: &str) -> serde_json::Value {
+    let req = Request::get(format!("/api/suggest?fen={}&movetime=300", enc(fen)))
+        .body(Body::empty())
+        .expect("request");
+    let a = send(app, req).await;
+    assert_eq!(
+        a.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&a.body)
+    );
+    a.json()
+}
+
+#[tokio::test]
+async fn suggest_plays_the_tables_mate_unless_the_fifty_move_rule_stops_it() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    build_into(dir.path(), &["KRvK"]).await;
+    let app = app_with_engine_tables(dir.path());
+    // A long KRvK mate: the tables' value, and the move that keeps it.
+    let fen = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
+    let probe = tb(app.clone(), fen).await.json();
+    let n = probe["dtm"].as_i64().expect("dtm");
+    assert!(n >= 10, "mate in {n}");
+    let v = suggest(app.clone(), fen).await;
+    assert_eq!(v["score"]["mate"], n, "{v}");
+    let best = v["best"]["san"].as_str().expect("san");
+    let keeps = probe["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .find(|m| m["san"] == best)
+        .expect("the move is legal");
+    assert_eq!(keeps["dtm"], -(n - 1), "{best} is not a fastest mate");
+    // With the clock so far on that the mating move would be the 101st half-move without a
+    // capture or a pawn move (and White has neither in KRvK), the game is no win: no mate.
+    let late = fen.replace(" 0 1", &format!(" {} 80", 100 - (2 * n - 1) + 1));
+    let v = suggest(app.clone(), &late).await;
+    assert!(v["score"]["mate"].is_null(), "{v}");
+    // One half-move earlier on the clock, the mating move is the 100th: it counts.
+    let in_time = fen.replace(" 0 1", &format!(" {} 80", 100 - (2 * n - 1)));
+    assert_eq!(suggest(app, &in_time).await["score"]["mate"], n);
+}
