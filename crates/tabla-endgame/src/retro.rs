@@ -26,6 +26,7 @@ use crate::men::MAX_MEN;
 use crate::placement::{Lookup, Men3};
 use crate::score::{BACK, DRAW, NO_EXIT, code, plies};
 use crate::symmetry::Symmetry;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tabla::attacks::{attacks, between, king_attacks, pawn_attacks};
 use tabla::{Bitboard, Color, Role, Square};
 
@@ -230,6 +231,8 @@ pub(crate) struct Generator<'a> {
     /// Lanes that win at a level through an exit or an en-passant line.
     win_at: Vec<Vec<(u8, u32, u64)>>,
     fresh: [Vec<(u32, u64)>; 2],
+    /// Lanes to check for a loss at the level being worked, by config (zero between levels).
+    pending: Vec<AtomicU64>,
     /// The last level anything is scheduled at.
     horizon: usize,
 }
@@ -256,6 +259,7 @@ impl<'a> Generator<'a> {
             loss_at: vec![Vec::new(); LEVELS + 2],
             win_at: vec![Vec::new(); LEVELS + 2],
             fresh: [Vec::new(), Vec::new()],
+            pending: (0..configs).map(|_| AtomicU64::new(0)).collect(),
             horizon: 0,
         }
     }
@@ -707,9 +711,16 @@ impl<'a> Generator<'a> {
     /// Odd levels: side `x` wins where a move reaches a position lost at the level before, or
     /// where an exit wins now.
     fn wins(&mut self, x: usize, level: usize, lost: &[(u32, u64)]) {
+        // Wins gather in `pending` (lanes a config), each config listed once.
+        let pending = &self.pending;
         let parts = crate::par::map(self.threads, lost.chunks(LIST_CHUNK), |lost| {
-            let mut found: Vec<(usize, u64)> = Vec::new();
+            let mut touched: Vec<u32> = Vec::new();
             let mut later: Vec<(usize, usize, u64)> = Vec::new();
+            let mut found = |c: usize, lanes: u64| {
+                if pending[c].fetch_or(lanes, Ordering::Relaxed) == 0 {
+                    touched.push(c as u32);
+                }
+            };
             for &(c2, word) in lost {
                 self.unmoves(x, c2 as usize, word, &mut |c, lanes, ep| {
                     let lanes = lanes & self.undecided[x][c];
@@ -717,7 +728,7 @@ impl<'a> Generator<'a> {
                         return;
                     }
                     let Some((from, to)) = ep else {
-                        found.push((c, lanes));
+                        found(c, lanes);
                         return;
                     };
                     let men = Men::new(&self.frame, c);
@@ -726,7 +737,7 @@ impl<'a> Generator<'a> {
                         let l = lane.index();
                         let e = line[l];
                         if e == NO_EXIT || (e < DRAW && plies(e) < level) {
-                            found.push((c, bit(l as u8)));
+                            found(c, bit(l as u8));
                         } else if e < DRAW {
                             // Taking loses later for the other side: the win comes then.
                             later.push((plies(e) + 1, c, bit(l as u8)));
@@ -734,11 +745,12 @@ impl<'a> Generator<'a> {
                     }
                 });
             }
-            (found, later)
+            (touched, later)
         });
-        for (found, later) in parts {
-            for (c, lanes) in found {
-                let lanes = lanes & self.undecided[x][c];
+        for (touched, later) in parts {
+            for c in touched {
+                let c = c as usize;
+                let lanes = self.pending[c].swap(0, Ordering::Relaxed) & self.undecided[x][c];
                 if lanes != 0 {
                     self.decide(x, c, lanes, level);
                 }
@@ -765,37 +777,37 @@ impl<'a> Generator<'a> {
     /// Even levels: side `x` loses where every move reaches a position the other side has won
     /// (by the level before) and no exit is better.
     fn losses(&mut self, x: usize, level: usize, won: &[(u32, u64)]) {
+        // Candidates gather in `pending` (lanes a config), each config listed once, by the
+        // thread that found it first.
+        let pending = &self.pending;
+        let mark = |c: usize, lanes: u64, touched: &mut Vec<u32>| {
+            if pending[c].fetch_or(lanes, Ordering::Relaxed) == 0 {
+                touched.push(c as u32);
+            }
+        };
         let parts = crate::par::map(self.threads, won.chunks(LIST_CHUNK), |won| {
-            let mut candidates: Vec<(usize, u64)> = Vec::new();
+            let mut touched = Vec::new();
             for &(c2, word) in won {
                 self.unmoves(x, c2 as usize, word, &mut |c, lanes, _| {
                     let lanes = lanes & self.undecided[x][c];
                     if lanes != 0 {
-                        candidates.push((c, lanes));
+                        mark(c, lanes, &mut touched);
                     }
                 });
             }
-            candidates
+            touched
         });
-        let mut candidates: Vec<(usize, u64)> = parts.into_iter().flatten().collect();
+        let mut touched: Vec<u32> = parts.concat();
         for &(s, c) in &self.loss_at[level] {
             if s as usize == x {
-                candidates.push((c as usize, !0));
+                mark(c as usize, !0, &mut touched);
             }
         }
-        candidates.sort_unstable_by_key(|&(c, _)| c);
-        // One entry a config: the lanes to check.
-        let mut merged: Vec<(usize, u64)> = Vec::with_capacity(candidates.len());
-        for (c, lanes) in candidates {
-            match merged.last_mut() {
-                Some((last, m)) if *last == c => *m |= lanes,
-                _ => merged.push((c, lanes)),
-            }
-        }
-        let parts = crate::par::map(self.threads, merged.chunks(LIST_CHUNK / 8), |merged| {
+        let parts = crate::par::map(self.threads, touched.chunks(LIST_CHUNK / 8), |chunk| {
             let mut lost_here: Vec<(usize, u64)> = Vec::new();
-            for &(c, lanes) in merged {
-                let lanes = lanes & self.undecided[x][c];
+            for &c in chunk {
+                let c = c as usize;
+                let lanes = pending[c].swap(0, Ordering::Relaxed) & self.undecided[x][c];
                 if lanes == 0 {
                     continue;
                 }
