@@ -24,7 +24,7 @@ pub enum TbCommand {
         /// ~/.local/share/tabla, then `tb`).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// Threads (tables built at once; default: every core).
+        /// Threads each table is generated on, one table at a time (default: every core).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
