@@ -3,7 +3,10 @@
 //!
 //! ```text
 //! cargo run --release -p tabla-endgame --example tb_build -- 5 DIR [THREADS]
+//! cargo run --release -p tabla-endgame --example tb_build -- KQRvKR,KBNvKN DIR [THREADS]
 //! ```
+//!
+//! A list of endings builds those (and the tables they lead to) instead of every table.
 //!
 //! Each table's time is appended to DIR/build.log; a stopped run resumes where it stopped.
 
@@ -12,16 +15,22 @@ use tabla_endgame::{Built, Men, build};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: tb_build N DIR [THREADS]";
-    let n: usize = args.next().ok_or(usage)?.parse()?;
+    let usage = "usage: tb_build N|ENDING,... DIR [THREADS]";
+    let what = args.next().ok_or(usage)?;
     let dir = PathBuf::from(args.next().ok_or(usage)?);
     let threads: usize = match args.next() {
         Some(t) => t.parse()?,
         None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
     };
     let mut targets = Vec::new();
-    for men in 3..=n {
-        targets.extend(Men::all(men));
+    if let Ok(n) = what.parse::<usize>() {
+        for men in 3..=n {
+            targets.extend(Men::all(men));
+        }
+    } else {
+        for name in what.split(',') {
+            targets.push(name.parse::<Men>()?);
+        }
     }
     let built = build(&dir, &targets, threads, &|b: &Built| {
         if b.skipped {

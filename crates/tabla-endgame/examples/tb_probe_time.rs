@@ -6,7 +6,8 @@
 //! ```
 //!
 //! For each ending (default: every table in DIR), 20,000 legal positions are drawn from random
-//! slots, each with the stored side to move and, where legal, the other. *Cold*: the page cache
+//! slots, each with the stored side to move and, where legal, the other (for a table that stores
+//! both: White to move, then Black). *Cold*: the page cache
 //! is dropped (`/proc/sys/vm/drop_caches`, needs root; said when it cannot be), the directory
 //! opened again and one position of the ending probed: the time of the first touch. *Warm*: the
 //! file read through once, then every position probed, five rounds; the median round's time a
@@ -14,67 +15,16 @@
 
 use std::path::PathBuf;
 use std::time::Instant;
-use tabla::{Color, Position, Role};
+use tabla::{Color, Position};
 use tabla_endgame::{Layout, Men, Tablebase};
 
 const POSITIONS: usize = 20_000;
-
-fn fen(layout: &Layout, squares: &[u8], turn: Color) -> String {
-    let mut board = [' '; 64];
-    board[squares[0] as usize] = 'K';
-    board[squares[1] as usize] = 'k';
-    for (i, (color, role)) in layout.men_order().into_iter().enumerate() {
-        let c = match role {
-            Role::Queen => 'q',
-            Role::Rook => 'r',
-            Role::Bishop => 'b',
-            Role::Knight => 'n',
-            Role::Pawn => 'p',
-            Role::King => 'k',
-        };
-        board[squares[2 + i] as usize] = if color == Color::White {
-            c.to_ascii_uppercase()
-        } else {
-            c
-        };
-    }
-    let mut out = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let c = board[rank * 8 + file];
-            if c == ' ' {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-                empty = 0;
-            }
-            out.push(c);
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            out.push('/');
-        }
-    }
-    out.push_str(if turn == Color::White {
-        " w - - 0 1"
-    } else {
-        " b - - 0 1"
-    });
-    out
-}
 
 /// Legal positions of `men` from random slots, with `turn` to move.
 fn positions(men: Men, turn: Color, seed: u64) -> Vec<Position> {
     let layout = Layout::new(men);
     let mut state = seed | 1;
     let mut out = Vec::new();
-    let mut squares = [0u8; 5];
-    let n = men.total();
     let mut tries = 0;
     while out.len() < POSITIONS && tries < POSITIONS * 200 {
         tries += 1;
@@ -82,11 +32,8 @@ fn positions(men: Men, turn: Color, seed: u64) -> Vec<Position> {
         state ^= state >> 7;
         state ^= state << 17;
         let slot = state % layout.size();
-        if !layout.placement(slot, &mut squares[..n]) || layout.slot(&squares[..n]) != Some(slot) {
-            continue;
-        }
         // No en-passant square in the FEN: the stored value is read as it is.
-        if let Ok(pos) = Position::from_fen(&fen(&layout, &squares[..n], turn)) {
+        if let Some(Ok(pos)) = layout.fen(slot, turn).map(|f| Position::from_fen(&f)) {
             out.push(pos);
         }
     }
@@ -119,8 +66,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let stored = file.stored();
         let bytes = file.len();
-        let mine = positions(men, stored, 0x9E37_79B9_7F4A_7C15);
-        let other = positions(men, !stored, 0xD1B5_4A32_D192_ED03);
+        let mine = positions(men, stored[0], 0x9E37_79B9_7F4A_7C15);
+        // With both sides stored, the "other" set is Black to move, stored too.
+        let other = positions(men, !stored[0], 0xD1B5_4A32_D192_ED03);
         // Cold: the first probe after the page cache is dropped, through a fresh open.
         let cold = if drop_caches() {
             let started = Instant::now();
@@ -147,10 +95,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let warm_other = time(&other)?;
         println!(
             "{men} {} {warm_mine:.0} {warm_other:.0} {cold} {bytes}",
-            if stored == Color::White {
-                "white"
-            } else {
-                "black"
+            match stored[..] {
+                [Color::White] => "white",
+                [Color::Black] => "black",
+                _ => "both",
             }
         );
     }

@@ -35,8 +35,8 @@ pub struct Built {
     pub seconds: f64,
     /// The table file's size in bytes.
     pub bytes: u64,
-    /// The side to move the file holds.
-    pub stored: Color,
+    /// The sides to move the file holds.
+    pub stored: Vec<Color>,
     /// Whether it was already built (nothing done).
     pub skipped: bool,
 }
@@ -119,10 +119,10 @@ pub fn build(
                 built.men,
                 built.seconds,
                 built.bytes,
-                if built.stored == Color::White {
-                    "white"
-                } else {
-                    "black"
+                match built.stored[..] {
+                    [Color::White] => "white",
+                    [Color::Black] => "black",
+                    _ => "both",
                 }
             );
             let path = dir.join("build.log");
@@ -179,23 +179,59 @@ fn build_one(
     }
     let solution = solved.generate(men);
     drop(solved);
-    let values = solution.layout_values();
     let stats_path = dir.join(stats_file_name(men));
-    let stats = EndingStats::count(men, &values);
+    let stats = EndingStats::count(men, &solution.layout_values());
     std::fs::write(&stats_path, stats.to_text()).map_err(io(&stats_path))?;
-    // The side that compresses smaller is stored.
+    let (stored, bytes) = write_table(dir, &path, men, &solution, threads)?;
+    if still_needed {
+        write_frame(&frame_file, &solution).map_err(io(&frame_file))?;
+    }
+    release(needed_by, men);
+    Ok(Built {
+        men,
+        seconds: started.elapsed().as_secs_f64(),
+        bytes,
+        stored,
+        skipped: false,
+    })
+}
+
+/// Tables of up to this many men hold both sides to move, each value exact: a probe of a bigger
+/// table reads its captures' values from them in one look-up each.
+const EXACT_MEN: usize = 4;
+
+/// Writes `men`'s table file at `path`: both sides exact for up to [`EXACT_MEN`] men, else the
+/// side to move that codes smaller, captures left to the prober. Returns the sides stored and
+/// the file's size.
+fn write_table(
+    dir: &Path,
+    path: &Path,
+    men: Men,
+    solution: &Solution,
+    threads: usize,
+) -> Result<(Vec<Color>, u64), BuildError> {
+    if men.total() <= EXACT_MEN {
+        let white = solution.stored_values(Color::White, false);
+        let black = solution.stored_values(Color::Black, false);
+        let sides = [(Color::White, &white[..]), (Color::Black, &black[..])];
+        let bytes = tb_file::write(path, men, &sides, false, threads).map_err(io(path))?;
+        return Ok((vec![Color::White, Color::Black], bytes));
+    }
     let white = dir.join(format!("{men}.white.tbm"));
     let black = dir.join(format!("{men}.black.tbm"));
-    // Both sides (and the frame file) are compressed at once when there are threads for it.
+    let write = |path: &Path, turn: Color| {
+        let values = solution.stored_values(turn, true);
+        tb_file::write(path, men, &[(turn, &values[..])], true, 1)
+    };
+    // Both sides are coded at once when there are threads for it.
     let (w, b) = std::thread::scope(|scope| {
-        let b = (threads > 1)
-            .then(|| scope.spawn(|| tb_file::write(&black, men, Color::Black, &values[1])));
-        let w = tb_file::write(&white, men, Color::White, &values[0]);
+        let b = (threads > 1).then(|| scope.spawn(|| write(&black, Color::Black)));
+        let w = write(&white, Color::White);
         let b = match b {
             Some(handle) => handle
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            None => tb_file::write(&black, men, Color::Black, &values[1]),
+            None => write(&black, Color::Black),
         };
         (w, b)
     });
@@ -207,18 +243,8 @@ fn build_one(
         (&black, &white, Color::Black, b)
     };
     std::fs::remove_file(drop_).map_err(io(drop_))?;
-    if still_needed {
-        write_frame(&frame_file, &solution).map_err(io(&frame_file))?;
-    }
-    std::fs::rename(keep, &path).map_err(io(&path))?;
-    release(needed_by, men);
-    Ok(Built {
-        men,
-        seconds: started.elapsed().as_secs_f64(),
-        bytes,
-        stored,
-        skipped: false,
-    })
+    std::fs::rename(keep, path).map_err(io(path))?;
+    Ok((vec![stored], bytes))
 }
 
 /// One fewer pending ending needs each ending `men` leads to.
@@ -295,4 +321,46 @@ fn read_frame(
         return Err(bad("longer than its ending"));
     }
     Ok(Solution::from_values(frame, values, threads))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Tablebase;
+    use tabla::Position;
+
+    /// A table written as five-man tables are (one side, the captures' values left to the
+    /// prober) reads back every position's value as solved in memory, for either side stored.
+    #[test]
+    fn captures_left_to_the_prober_read_back_exactly() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let men: Men = "KRvKP".parse().expect("men");
+        build(dir.path(), &[men], 2, &|_| {}).expect("built");
+        let mut solved = Solved::new();
+        solved.solve(men).expect("solved");
+        let solution = solved.get(men).expect("solved");
+        let layout = solution.layout();
+        let path = dir.path().join(table_file_name(men));
+        for turn in [Color::White, Color::Black] {
+            let exact = solution.stored_values(turn, false);
+            let stored = solution.stored_values(turn, true);
+            let left = exact.iter().zip(&stored).filter(|(a, b)| a != b).count();
+            assert!(
+                left > exact.len() / 50,
+                "{turn:?}: {left} values left to the prober"
+            );
+            tb_file::write(&path, men, &[(turn, &stored[..])], true, 1).expect("written");
+            let tb = Tablebase::open(dir.path()).expect("opened");
+            let mut checked = 0;
+            for slot in (0..layout.size()).step_by(5) {
+                let Some(Ok(pos)) = layout.fen(slot, turn).map(|f| Position::from_fen(&f)) else {
+                    continue;
+                };
+                let want = solved.dtm(&pos).expect("solved");
+                assert_eq!(tb.probe(&pos).expect("probed"), want, "{}", pos.to_fen());
+                checked += 1;
+            }
+            assert!(checked > 500_000, "{checked}");
+        }
+    }
 }

@@ -27,9 +27,11 @@
 //! word), with pawns, promotions to all four pieces and en passant, each ending after the endings
 //! its captures and promotions lead to: every 3- and 4-man table in about 20 s on one core,
 //! KBNvKN (the longest pawnless mate, 107 moves) in about 11 s. [`build`] writes table files
-//! ([`TbFile`]: [`Layout`] slots of one side to move, zstd blocks, checksums, read through memory
-//! mapping) into a directory, resumably and on several threads, and [`Tablebase`] probes any
-//! position of the endings there (the side not stored and en-passant rights by one ply).
+//! ([`TbFile`]: [`Layout`] slots, a pair grammar and prefix codes in 64-byte blocks, checksums,
+//! read through memory mapping; both sides to move exact for up to four men, one side for five
+//! with the captures' values left to the prober) into a directory, resumably and on several
+//! threads, and [`Tablebase`] probes any position of the endings there (the side not stored and
+//! en-passant rights by one ply).
 //!
 //! ```
 //! use tabla::Position;
@@ -116,6 +118,7 @@
 //! slot), for tools that expect it. How that base's published figures compare with the exact
 //! counts of these tables is told in `docs/background.md`; `tests/kbnk.rs` checks them.
 
+mod block_code;
 mod builder;
 mod codec;
 mod dtm;
@@ -123,11 +126,13 @@ mod ending_stats;
 mod file;
 mod frame;
 mod generate;
+mod huffman;
 mod index;
 mod layout;
 mod location;
 mod material;
 mod men;
+mod pairs;
 mod par;
 mod placement;
 mod probe;

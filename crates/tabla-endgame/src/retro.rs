@@ -200,10 +200,12 @@ enum Step {
     Exit { after: Men3, blocked: u64 },
 }
 
-/// A chunk of configs' values, best exits and undecided words, both sides to move.
+/// A chunk of configs' values, best exits, best captures and undecided words, both sides to
+/// move.
 struct Slices<'s> {
     values: [&'s mut [u8]; 2],
     exits: [&'s mut [u8]; 2],
+    captures: [&'s mut [u8]; 2],
     undecided: [&'s mut [u64]; 2],
 }
 
@@ -216,6 +218,15 @@ struct SetUp {
     losses: Vec<(usize, u8, u32)>,
 }
 
+/// What a generator leaves, both sides to move.
+pub(crate) struct Parts {
+    pub(crate) frame: Frame,
+    pub(crate) values: [Vec<u8>; 2],
+    pub(crate) legal: [Vec<u64>; 2],
+    /// The best capture of each position (an order, or [`NO_EXIT`]).
+    pub(crate) captures: [Vec<u8>; 2],
+}
+
 /// The generator's state for one table.
 pub(crate) struct Generator<'a> {
     frame: Frame,
@@ -224,6 +235,9 @@ pub(crate) struct Generator<'a> {
     legal: [Vec<u64>; 2],
     values: [Vec<u8>; 2],
     exits: [Vec<u8>; 2],
+    /// The best capture of each position (an order, or [`NO_EXIT`]): the exits that leave
+    /// fewer men, which a table file may leave to the prober.
+    captures: [Vec<u8>; 2],
     undecided: [Vec<u64>; 2],
     won: [Vec<u64>; 2],
     /// Configs to check for a loss at a level (an exit or an en-passant capture loses then).
@@ -254,6 +268,7 @@ impl<'a> Generator<'a> {
             legal: [vec![0; configs], vec![0; configs]],
             values: [vec![0; n], vec![0; n]],
             exits: [vec![NO_EXIT; n], vec![NO_EXIT; n]],
+            captures: [vec![NO_EXIT; n], vec![NO_EXIT; n]],
             undecided: [vec![0; configs], vec![0; configs]],
             won: [vec![0; configs], vec![0; configs]],
             loss_at: vec![Vec::new(); LEVELS + 2],
@@ -264,9 +279,14 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// The index, the values and the legal positions, both sides to move.
-    pub(crate) fn into_parts(self) -> (Frame, [Vec<u8>; 2], [Vec<u64>; 2]) {
-        (self.frame, self.values, self.legal)
+    /// The index, the values, the legal positions and the best captures.
+    pub(crate) fn into_parts(self) -> Parts {
+        Parts {
+            frame: self.frame,
+            values: self.values,
+            legal: self.legal,
+            captures: self.captures,
+        }
     }
 
     /// Solves the table: set-up, then every level until nothing is left to decide.
@@ -450,19 +470,23 @@ impl<'a> Generator<'a> {
     fn set_up_moves(&mut self) {
         let mut values = std::mem::take(&mut self.values);
         let mut exits = std::mem::take(&mut self.exits);
+        let mut captures = std::mem::take(&mut self.captures);
         let mut undecided = std::mem::take(&mut self.undecided);
         let [v0, v1] = &mut values;
         let [e0, e1] = &mut exits;
+        let [c0, c1] = &mut captures;
         let [u0, u1] = &mut undecided;
         let bytes = 64 * CHUNK;
         let chunks = v0
             .chunks_mut(bytes)
             .zip(v1.chunks_mut(bytes))
             .zip(e0.chunks_mut(bytes).zip(e1.chunks_mut(bytes)))
+            .zip(c0.chunks_mut(bytes).zip(c1.chunks_mut(bytes)))
             .zip(u0.chunks_mut(CHUNK).zip(u1.chunks_mut(CHUNK)))
-            .map(|(((v0, v1), (e0, e1)), (u0, u1))| Slices {
+            .map(|((((v0, v1), (e0, e1)), (c0, c1)), (u0, u1))| Slices {
                 values: [v0, v1],
                 exits: [e0, e1],
+                captures: [c0, c1],
                 undecided: [u0, u1],
             })
             .enumerate();
@@ -471,6 +495,7 @@ impl<'a> Generator<'a> {
         });
         self.values = values;
         self.exits = exits;
+        self.captures = captures;
         self.undecided = undecided;
         for part in parts {
             for x in 0..2 {
@@ -505,6 +530,7 @@ impl<'a> Generator<'a> {
                 }
                 let mut has = 0u64;
                 let mut exits = [NO_EXIT; 64];
+                let mut captures = [NO_EXIT; 64];
                 let mut ep_lines: Vec<[u8; 64]> = Vec::new();
                 self.steps(x, c, &men, &mut |s| match s {
                     Step::Inside {
@@ -521,9 +547,14 @@ impl<'a> Generator<'a> {
                     Step::Exit { after, blocked } => {
                         let legal = self.smaller.row(&after, color(1 - x), &mut codes) & !blocked;
                         has |= legal;
+                        let capture = after.n < men.k;
                         for lane in Bitboard(legal & lanes) {
                             let l = lane.index();
-                            exits[l] = exits[l].max(BACK[codes[l] as usize]);
+                            let e = BACK[codes[l] as usize];
+                            exits[l] = exits[l].max(e);
+                            if capture {
+                                captures[l] = captures[l].max(e);
+                            }
                         }
                     }
                 });
@@ -548,6 +579,7 @@ impl<'a> Generator<'a> {
                             for lane in Bitboard(from) {
                                 let l = lane.index();
                                 exits[l] = exits[l].max(BACK[code as usize]);
+                                captures[l] = captures[l].max(BACK[code as usize]);
                             }
                         }
                     }
@@ -573,6 +605,7 @@ impl<'a> Generator<'a> {
                     let l = lane.index();
                     let e = exits[l];
                     out.exits[x][j * 64 + l] = e;
+                    out.captures[x][j * 64 + l] = captures[l];
                     if e == NO_EXIT || e == DRAW {
                         continue;
                     }

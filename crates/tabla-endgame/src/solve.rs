@@ -12,7 +12,7 @@ use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
 use crate::placement::{Lookup, Men3};
 use crate::retro::Generator;
-use crate::score::{BACK, ORD, plies};
+use crate::score::{BACK, NO_EXIT, ORD, plies};
 use std::collections::HashMap;
 use std::sync::Arc;
 use tabla::attacks::king_attacks;
@@ -33,6 +33,9 @@ pub struct Solution {
     values: [Vec<u8>; 2],
     /// Legal positions, a bit each, by config.
     legal: [Vec<u64>; 2],
+    /// The best capture of each position (as an order; `NO_EXIT` for none), when the solution
+    /// was generated here (empty when read back from its values).
+    captures: [Vec<u8>; 2],
 }
 
 /// Why an ending cannot be solved here.
@@ -228,11 +231,12 @@ impl Solved {
     pub(crate) fn generate(&self, men: Men) -> Solution {
         let mut generator = Generator::new(Frame::new(men), self, self.threads());
         generator.run();
-        let (frame, values, legal) = generator.into_parts();
+        let parts = generator.into_parts();
         Solution {
-            frame,
-            values,
-            legal,
+            frame: parts.frame,
+            values: parts.values,
+            legal: parts.legal,
+            captures: parts.captures,
         }
     }
 
@@ -400,6 +404,7 @@ impl Solution {
             frame,
             values,
             legal,
+            captures: [Vec::new(), Vec::new()],
         }
     }
 
@@ -436,6 +441,48 @@ impl Solution {
             }
         });
         out
+    }
+
+    /// The values a table file stores for `turn` to move, slot by slot of the [`Layout`]: the
+    /// code where it must be exact, a *don't-care* elsewhere, filled with the value before it so
+    /// that the values repeat. A slot is a don't-care where it holds no legal position, and
+    /// (`captures_free`) where the position's value is that of its best capture: any value no
+    /// better than the capture's reads back right, since a probe takes the better of the stored
+    /// value and the best capture.
+    pub(crate) fn stored_values(&self, turn: Color, captures_free: bool) -> Vec<u8> {
+        let t = side(turn);
+        let layout = self.layout();
+        let size = layout.size() as usize;
+        let with_captures = captures_free && self.captures[t].len() == self.values[t].len();
+        // The exact values (NO_POSITION: free), and the best capture's order where it is the
+        // value (else NO_EXIT).
+        let mut code = vec![NO_POSITION; size];
+        let mut capture = vec![NO_EXIT; if with_captures { size } else { 0 }];
+        layout.for_each_placement(&mut |slot, squares| {
+            let (config, sym) = self.frame.locate(squares[0], &squares[2..]);
+            let lane = sym.apply(squares[1]) as usize;
+            if self.legal[t][config] >> lane & 1 == 1 {
+                let i = config * 64 + lane;
+                let c = self.values[t][i];
+                code[slot as usize] = c;
+                if with_captures && self.captures[t][i] == ORD[c as usize] {
+                    capture[slot as usize] = ORD[c as usize];
+                }
+            }
+        });
+        let mut last = 0u8;
+        for (slot, c) in code.iter_mut().enumerate() {
+            let free = *c == NO_POSITION
+                || capture
+                    .get(slot)
+                    .is_some_and(|&e| e != NO_EXIT && ORD[last as usize] <= e);
+            if free {
+                *c = last;
+            } else {
+                last = *c;
+            }
+        }
+        code
     }
 
     /// The squares of `men` (any order) in the frame's order of men; `None` when they are not

@@ -1,6 +1,9 @@
 //! A directory of table files: probing any position of up to five men.
 //!
-//! A file holds one side to move ([`TbFile::stored`]); a position with the other side to move is
+//! A file of up to four men holds both sides to move, each value exact; a five-man file holds one
+//! side ([`TbFile::stored`]) and leaves the value of a position whose best move is a capture to the
+//! prober ([`TbFile::captures`]): the value is the better of the stored one and the best capture's,
+//! read from the four-man files in one look-up each. A position with the other side to move is
 //! answered by one ply: the best of its legal moves' values, each read from the files (a capture
 //! or a promotion from another ending's). A position with an en-passant capture is answered the
 //! same way, the capture among the moves.
@@ -10,7 +13,7 @@ use crate::ending_stats::EndingStats;
 use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
 use crate::probe::{MoveValue, Probe};
-use crate::score::{BACK, code_of_ord};
+use crate::score::{BACK, ORD, code_of_ord};
 use crate::solve::dtm_of;
 use crate::tb_file::{TbFile, TbFileError};
 use std::collections::HashMap;
@@ -228,7 +231,7 @@ impl Tablebase {
                 dir: self.dir.display().to_string(),
             })?;
         let turn = if swapped { !pos.turn() } else { pos.turn() };
-        if turn != entry.file.stored() || pos.legal_ep_square().is_some() {
+        if !entry.file.stores(turn) || pos.legal_ep_square().is_some() {
             return self.one_ply(pos);
         }
         let mut squares = [0u8; MAX_MEN];
@@ -260,7 +263,20 @@ impl Tablebase {
         let total = canonical.total();
         // A legal position always has a slot (tabla's Position is legal).
         let slot = entry.layout.slot(&squares[..total]).unwrap_or(0);
-        Ok(entry.file.value(slot)?)
+        let stored = entry.file.value(turn, slot)?;
+        if !entry.file.captures() {
+            return Ok(stored);
+        }
+        // Where the best capture is the value, the file may hold anything no better.
+        let mut best = ORD[stored as usize];
+        for mv in pos.legal_moves() {
+            if mv.is_capture() {
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                best = best.max(BACK[self.code(&after)? as usize]);
+            }
+        }
+        Ok(code_of_ord(best))
     }
 
     /// The best of a position's legal moves, each move's value read from the tables.

@@ -2,52 +2,8 @@
 //! its legal moves as tabla's own move generator plays them (en passant included), the published
 //! longest mates, and KBNvK against the KBNK table of the specialised generator.
 
-use tabla::{Color, Position, Role};
-use tabla_endgame::{Dtm, Layout, Material, Men, Solved, Tablebase, TbError, build, generate};
-
-/// The FEN of a slot's placement with `turn` to move, if the slot is its placement's own.
-fn fen_of(layout: &Layout, slot: u64, turn: Color) -> Option<String> {
-    let n = layout.men().total();
-    let mut squares = [0u8; 5];
-    if !layout.placement(slot, &mut squares[..n]) || layout.slot(&squares[..n]) != Some(slot) {
-        return None;
-    }
-    let mut board = [None; 64];
-    board[squares[0] as usize] = Some((Color::White, Role::King));
-    board[squares[1] as usize] = Some((Color::Black, Role::King));
-    for (i, man) in layout.men_order().into_iter().enumerate() {
-        board[squares[2 + i] as usize] = Some(man);
-    }
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                None => empty += 1,
-                Some((color, role)) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    let c = role.char();
-                    fen.push(if color == Color::White {
-                        c.to_ascii_uppercase()
-                    } else {
-                        c
-                    });
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    let side = if turn == Color::White { "w" } else { "b" };
-    Some(format!("{fen} {side} - - 0 1"))
-}
+use tabla::{Color, Position};
+use tabla_endgame::{Dtm, Material, Men, Solved, Tablebase, TbError, build, generate};
 
 /// Checks the slots `step` apart of `men`'s table: each legal position's value is the best over
 /// its legal moves (tabla's generator) of the value after the move, mates and stalemates as the
@@ -67,7 +23,7 @@ fn check_table_and_files(
     let mut checked = 0;
     for slot in (0..layout.size()).step_by(step) {
         for turn in [Color::White, Color::Black] {
-            let Some(fen) = fen_of(&layout, slot, turn) else {
+            let Some(fen) = layout.fen(slot, turn) else {
                 continue;
             };
             // Illegal with this side to move (the other king in check): tabla refuses it.
@@ -168,7 +124,7 @@ fn kbn_against_the_bare_king_equals_the_specialised_generators_table() {
     let mut compared = 0;
     for slot in (0..layout.size()).step_by(3) {
         for turn in [Color::White, Color::Black] {
-            let Some(fen) = fen_of(&layout, slot, turn) else {
+            let Some(fen) = layout.fen(slot, turn) else {
                 continue;
             };
             let Ok(pos) = Position::from_fen(&fen) else {
