@@ -176,6 +176,15 @@ pub(crate) struct Code {
     checked: Vec<AtomicBool>,
 }
 
+/// The 64 bits of a block (padded with 8 zero bytes) from bit `bit` on, most significant first.
+#[inline]
+fn window(buf: &[u8; BLOCK + 8], bit: usize) -> u64 {
+    let at = bit / 8;
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&buf[at..at + 8]);
+    u64::from_be_bytes(w) << (bit % 8)
+}
+
 fn get_u32(b: &[u8], at: usize) -> Option<u32> {
     let w = b.get(at..at + 4)?;
     Some(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
@@ -293,19 +302,10 @@ impl Code {
         let mut offset = slot - self.start(meta, block);
         let mut bit = 0usize;
         while bit < BLOCK * 8 {
-            let at = bit / 8;
-            let word = u64::from_be_bytes([
-                buf[at],
-                buf[at + 1],
-                buf[at + 2],
-                buf[at + 3],
-                buf[at + 4],
-                buf[at + 5],
-                buf[at + 6],
-                buf[at + 7],
-            ]);
-            let window = word << (bit % 8);
-            let (symbol, len) = self.decoder.decode(window).ok_or(CodeError::Block(block))?;
+            let (symbol, len) = self
+                .decoder
+                .decode(window(&buf, bit))
+                .ok_or(CodeError::Block(block))?;
             let run = self.lengths[usize::from(symbol)];
             if offset < run {
                 return Ok(self.grammar.value_at(&self.lengths, symbol, offset));
@@ -349,11 +349,10 @@ impl Code {
                 if bit >= BLOCK * 8 {
                     return Err(CodeError::Block(block));
                 }
-                let at = bit / 8;
-                let mut w = [0u8; 8];
-                w.copy_from_slice(&buf[at..at + 8]);
-                let window = u64::from_be_bytes(w) << (bit % 8);
-                let (symbol, len) = self.decoder.decode(window).ok_or(CodeError::Block(block))?;
+                let (symbol, len) = self
+                    .decoder
+                    .decode(window(&buf, bit))
+                    .ok_or(CodeError::Block(block))?;
                 self.grammar.expand(symbol, &mut out);
                 bit += usize::from(len);
             }
