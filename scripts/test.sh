@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: every crate's tests (cargo test), the end-to-end check of `tabla convert`
-# (scripts/convert_e2e.py, DuckDB), then the web app's unit tests (node) and browser tests
-# (headless Chromium from Debian, driven by playwright-core, against `tabla serve` on loopback).
-# Installs what is missing: Debian's zstd (pzstd), PyPI's duckdb, Debian's chromium and web/'s npm
-# packages.
+# (scripts/convert_e2e.py, DuckDB), the Python package's pytest suite (crates/tabla-py, built into
+# a virtual environment under the target directory), then the web app's unit tests (node) and
+# browser tests (headless Chromium from Debian, driven by playwright-core, against `tabla serve`
+# on loopback). Installs what is missing: Debian's zstd (pzstd), PyPI's duckdb, maturin, pytest
+# and chess (python-chess, the Python tests' oracle), Debian's chromium and web/'s npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The tests use testdata/ always; the real-world corpus ($TABLA_CORPUS, relative to the repository
@@ -31,6 +32,15 @@ target=$(realpath "${CARGO_TARGET_DIR:-target}")
 # and the corpus, with the binary cargo test just built (optimised: the test profile).
 python3 -c "import duckdb" 2>/dev/null || pip install -q duckdb
 python3 scripts/convert_e2e.py --tabla "$target/debug/tabla"
+
+# tabla for Python: the wheel built from a clone as the README says (`pip install
+# ./crates/tabla-py`, maturin through pip), into a virtual environment of its own, then its tests
+# against python-chess.
+venv="$target/py-venv"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q --disable-pip-version-check pytest chess
+CARGO_TARGET_DIR="$target" "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/tabla-py
+"$venv/bin/python" -m pytest -q -p no:cacheprovider crates/tabla-py/tests
 
 if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq

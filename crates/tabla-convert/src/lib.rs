@@ -133,6 +133,7 @@ pub use game_id::game_id;
 pub use options::{GameIds, Input, Limits, Options, PAGE_ROWS, PositionsTable};
 pub use output::DEFAULT_PARTITION;
 pub use progress::{NoProgress, ProgressSink};
+pub use source::PgnText;
 pub use speed::{SPEEDS, speed};
 pub use tables::{games_schema, key_columns, key_from_columns, positions_schema};
 

@@ -417,3 +417,32 @@ impl<R: Read> Read for FrameStream<R> {
         }
     }
 }
+
+/// The PGN text of a stream: decoded when it starts as zstd (one frame or many, pzstd's
+/// skippable frames skipped), passed through when it is plain. The one rule of which inputs are
+/// compressed, for readers outside the converter (the Python package's `read_games`).
+///
+/// ```
+/// use std::io::Read;
+/// use tabla_convert::PgnText;
+/// let packed = zstd::encode_all(&b"1. e4 e5 *"[..], 1).unwrap();
+/// for input in [&packed[..], &b"1. e4 e5 *"[..]] {
+///     let mut text = String::new();
+///     PgnText::new(input).unwrap().read_to_string(&mut text).unwrap();
+///     assert_eq!(text, "1. e4 e5 *");
+/// }
+/// ```
+pub struct PgnText<R: Read>(FrameStream<R>);
+
+impl<R: Read> PgnText<R> {
+    /// The text of `input` (its first four bytes are read to tell zstd from text).
+    pub fn new(input: R) -> io::Result<PgnText<R>> {
+        FrameStream::new(input).map(PgnText)
+    }
+}
+
+impl<R: Read> Read for PgnText<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}

@@ -1,0 +1,31 @@
+//! # tabla-py — tabla for Python
+//!
+//! The Python extension module `tabla._tabla`, built by maturin into the wheel `tabla-chess`
+//! (import name `tabla`): tabla's game model ([`position`]: `Position`, `Move`) and its PGN
+//! reader ([`reader`]: `read_games`, [`game`]: `Game`, `GameMove`). Errors are Python
+//! exceptions, subclasses of `ValueError` ([`errors`]) carrying tabla's messages.
+//!
+//! The Python side (docstrings, the `.pyi` stubs and the pytest suite against python-chess) is in
+//! `python/tabla/` and `tests/`; `pip install ./crates/tabla-py` builds and installs it.
+
+use pyo3::prelude::*;
+
+mod errors;
+mod game;
+mod position;
+mod reader;
+
+/// The module `tabla._tabla`, re-exported by the package `tabla`.
+#[pymodule]
+fn _tabla(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<position::Position>()?;
+    m.add_class::<position::Move>()?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<game::GameMove>()?;
+    m.add_class::<game::Eval>()?;
+    m.add_class::<reader::GameReader>()?;
+    m.add_function(wrap_pyfunction!(reader::read_games, m)?)?;
+    errors::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Games a second of tabla's Python package against python-chess, the same file, the same run.
+
+    python3 scripts/py_bench.py [--runs 3] [FILE.pgn ...]
+
+(default: testdata/pgn/lichess_db_1000k.pgn and twic1599_1000k.pgn), in a Python environment
+where `pip install ./crates/tabla-py chess` has been run. For each file: python-chess's
+`chess.pgn.read_game` in a loop, each game's mainline SAN computed on a board as it is replayed;
+then `tabla.read_games`, each game's mainline SAN read from its moves. Prints the median of
+`--runs` runs of each (games/s) and the ratio. The machine is shared: run it with nothing else of
+yours running.
+"""
+
+import argparse
+import io
+import pathlib
+import statistics
+import sys
+import time
+
+import chess
+import chess.pgn
+
+import tabla
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "crates" / "tabla-py" / "tests"))
+from conftest import decode  # noqa: E402  (tabla's reading of bytes as text)
+
+
+def python_chess(text: str) -> tuple[int, int]:
+    games = plies = 0
+    handle = io.StringIO(text)
+    while (game := chess.pgn.read_game(handle)) is not None:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.san(move)
+            board.push(move)
+            plies += 1
+        games += 1
+    return games, plies
+
+
+def tabla_games(path: pathlib.Path) -> tuple[int, int]:
+    games = plies = 0
+    for game in tabla.read_games(path):
+        plies += len([m.san for m in game.moves])
+        games += 1
+    return games, plies
+
+
+def timed(f, arg, runs):
+    times, out = [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = f(arg)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=pathlib.Path)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    files = args.files or [
+        ROOT / "testdata" / "pgn" / "lichess_db_1000k.pgn",
+        ROOT / "testdata" / "pgn" / "twic1599_1000k.pgn",
+    ]
+    print(f"python-chess {chess.__version__}, tabla {tabla.__version__}, median of {args.runs} runs")
+    for path in files:
+        text = decode(path.read_bytes())
+        t_chess, (g1, p1) = timed(python_chess, text, args.runs)
+        t_tabla, (g2, p2) = timed(tabla_games, path, args.runs)
+        if (g1, p1) != (g2, p2):
+            sys.exit(f"{path.name}: python-chess read {g1} games {p1} plies, tabla {g2} games {p2} plies")
+        print(
+            f"{path.name}: {g1} games, {p1} plies; python-chess {g1 / t_chess:,.0f} games/s, "
+            f"tabla.read_games {g2 / t_tabla:,.0f} games/s: {t_chess / t_tabla:.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
