@@ -4,10 +4,11 @@
     python3 scripts/py_bench.py [--runs 3] [FILE.pgn ...]
 
 (default: testdata/pgn/lichess_db_1000k.pgn and twic1599_1000k.pgn), in a Python environment
-where `pip install ./crates/tabla-py chess` has been run. For each file: python-chess's
+where `pip install ./crates/tabla-py chess pyarrow` has been run. For each file: python-chess's
 `chess.pgn.read_game` in a loop, each game's mainline SAN computed on a board as it is replayed;
-then `tabla.read_games`, each game's mainline SAN read from its moves. Prints the median of
-`--runs` runs of each (games/s) and the ratio. The machine is shared: run it with nothing else of
+then `tabla.read_games`, each game's mainline SAN read from its moves; then
+`tabla.read_pgn_arrow` on 2 threads (the games table, moves as UCI). Prints the median of
+`--runs` runs of each (games/s) and the ratios. The machine is shared: run it with nothing else of
 yours running.
 """
 
@@ -20,6 +21,9 @@ import time
 
 import chess
 import chess.pgn
+
+import pyarrow
+import pyarrow.compute
 
 import tabla
 
@@ -49,6 +53,11 @@ def tabla_games(path: pathlib.Path) -> tuple[int, int]:
     return games, plies
 
 
+def tabla_arrow(path: pathlib.Path) -> tuple[int, int]:
+    games = tabla.read_pgn_arrow(path, threads=2)
+    return games.num_rows, int(pyarrow.compute.sum(games["plies"]).as_py())
+
+
 def timed(f, arg, runs):
     times, out = [], None
     for _ in range(runs):
@@ -72,11 +81,16 @@ def main() -> None:
         text = decode(path.read_bytes())
         t_chess, (g1, p1) = timed(python_chess, text, args.runs)
         t_tabla, (g2, p2) = timed(tabla_games, path, args.runs)
-        if (g1, p1) != (g2, p2):
-            sys.exit(f"{path.name}: python-chess read {g1} games {p1} plies, tabla {g2} games {p2} plies")
+        t_arrow, (g3, p3) = timed(tabla_arrow, path, args.runs)
+        if not (g1, p1) == (g2, p2) == (g3, p3):
+            sys.exit(
+                f"{path.name}: python-chess read {g1} games {p1} plies, read_games {g2} games "
+                f"{p2} plies, read_pgn_arrow {g3} games {p3} plies"
+            )
         print(
-            f"{path.name}: {g1} games, {p1} plies; python-chess {g1 / t_chess:,.0f} games/s, "
-            f"tabla.read_games {g2 / t_tabla:,.0f} games/s: {t_chess / t_tabla:.1f}x"
+            f"{path.name}: {g1} games, {p1} plies; python-chess {g1 / t_chess:,.0f} games/s; "
+            f"tabla.read_games {g2 / t_tabla:,.0f} games/s ({t_chess / t_tabla:.1f}x); "
+            f"tabla.read_pgn_arrow on 2 threads {g3 / t_arrow:,.0f} games/s ({t_chess / t_arrow:.1f}x)"
         )
 
 

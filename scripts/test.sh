@@ -3,8 +3,8 @@
 # (scripts/convert_e2e.py, DuckDB), the Python package's pytest suite (crates/tabla-py, built into
 # a virtual environment under the target directory), then the web app's unit tests (node) and
 # browser tests (headless Chromium from Debian, driven by playwright-core, against `tabla serve`
-# on loopback). Installs what is missing: Debian's zstd (pzstd), PyPI's duckdb, maturin, pytest
-# and chess (python-chess, the Python tests' oracle), Debian's chromium and web/'s npm packages.
+# on loopback). Installs what is missing: Debian's zstd (pzstd), PyPI's duckdb, maturin, pytest,
+# pyarrow and chess (python-chess, the Python tests' oracle), Debian's chromium and web/'s npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The tests use testdata/ always; the real-world corpus ($TABLA_CORPUS, relative to the repository
@@ -38,7 +38,7 @@ python3 scripts/convert_e2e.py --tabla "$target/debug/tabla"
 # against python-chess.
 venv="$target/py-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check pytest chess
+"$venv/bin/pip" install -q --disable-pip-version-check pytest chess pyarrow
 CARGO_TARGET_DIR="$target" "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/tabla-py
 "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/tabla-py/tests
 

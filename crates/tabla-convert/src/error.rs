@@ -11,6 +11,14 @@ pub enum ConvertError {
     /// Nothing to convert.
     #[error("no input given")]
     NoInput,
+    /// A slice of a conversion that does not exist (see [`crate::Slice`]).
+    #[error("no part {part} of {parts} (parts are numbered from 0, and there is at least one)")]
+    BadSlice {
+        /// The part asked for.
+        part: usize,
+        /// Into how many parts.
+        parts: usize,
+    },
     /// The standard input was given more than once.
     #[error("the standard input can be read only once")]
     StdinTwice,

@@ -103,8 +103,12 @@ impl<'a> Job<'a> {
         threads: usize,
         game_ids: crate::GameIds,
         progress: &'a dyn ProgressSink,
+        slice: Option<crate::Slice>,
     ) -> Job<'a> {
         let mut queue = Queue::default();
+        // A slice cuts the inputs as a conversion on `parts` threads would, whatever its own
+        // threads, so that every part sees the same tasks.
+        let cut_for = slice.map_or(threads, |s| s.parts);
         // Decoding tasks first, so the other workers have chunks early.
         for (i, input) in inputs.iter().enumerate() {
             if matches!(input.layout, Layout::Stream) {
@@ -115,10 +119,10 @@ impl<'a> Job<'a> {
             match &input.layout {
                 Layout::Stream => {}
                 Layout::Plain { len } => {
-                    let parts = if threads == 1 {
+                    let parts = if cut_for == 1 {
                         1
                     } else {
-                        (threads as u64 * 16).min(len.div_ceil(MIN_RANGE)).max(1)
+                        (cut_for as u64 * 16).min(len.div_ceil(MIN_RANGE)).max(1)
                     };
                     for p in 0..parts {
                         queue.tasks.push_back(Task::Plain {
@@ -135,6 +139,15 @@ impl<'a> Job<'a> {
                     }
                 }
             }
+        }
+        if let Some(slice) = slice {
+            // Every `parts`-th task, from the `part`-th: each task in exactly one part.
+            queue.tasks = std::mem::take(&mut queue.tasks)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % slice.parts == slice.part)
+                .map(|(_, task)| task)
+                .collect();
         }
         Job {
             inputs,

@@ -137,6 +137,7 @@ pub use source::PgnText;
 pub use speed::{SPEEDS, speed};
 pub use tables::{games_schema, key_columns, key_from_columns, positions_schema};
 
+use arrow_array::RecordBatch;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -178,8 +179,133 @@ pub fn convert_with(
     limits: &Limits,
     progress: &dyn ProgressSink,
 ) -> Result<Summary, ConvertError> {
+    run(options, limits, progress, None, None)
+}
+
+/// One of `parts` pieces of a conversion, for engines that convert the pieces apart (Spark's
+/// partitions, the Python package's data source): the inputs are cut into tasks as for
+/// `parts` threads (byte ranges of plain files, pzstd frames, a whole other stream), and part
+/// `part` converts every `parts`-th task from the `part`-th. The parts' games together are the
+/// whole conversion's, each once, with the same ids ([`GameIds::FromPlace`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Slice {
+    /// Which part, from 0.
+    pub part: usize,
+    /// Of how many.
+    pub parts: usize,
+}
+
+/// The tables of a conversion as Arrow record batches in memory: the schemas
+/// ([`games_schema`], [`positions_schema`]) and rows of the Parquet files [`convert`] would
+/// write (the partition columns `year` and `month` are not in the files, nor here).
+#[derive(Clone, Debug)]
+pub struct ArrowTables {
+    /// The `games` table's batches.
+    pub games: Vec<RecordBatch>,
+    /// The `positions` table's batches; none unless [`Options::positions`] asks for them.
+    pub positions: Vec<RecordBatch>,
+}
+
+/// [`convert`] into memory rather than files (`options.out_dir` is not used): the same tables
+/// as Arrow record batches, for programs that query them without writing Parquet (the Python
+/// package's `read_pgn_arrow`). Rows come in the order the threads finish them: with more than
+/// one thread, not the input's. Memory grows with the output (about 300 bytes a game of the
+/// `games` table and 120 a position).
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use tabla_convert::{GameIds, Input, NoProgress, Options, PositionsTable, convert_to_arrow};
+///
+/// let dir = tempfile::tempdir()?;
+/// let pgn = dir.path().join("two.pgn");
+/// std::fs::write(&pgn, "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"*\"]\n\n1. d4 *\n")?;
+/// let options = Options {
+///     inputs: vec![Input::Path(pgn)],
+///     out_dir: dir.path().into(),
+///     positions: PositionsTable::Full,
+///     max_ply: None,
+///     threads: NonZeroUsize::MIN,
+///     game_ids: GameIds::FromPlace,
+/// };
+/// let (summary, tables) = convert_to_arrow(&options, &NoProgress)?;
+/// let rows = |batches: &[arrow_array::RecordBatch]| batches.iter().map(|b| b.num_rows()).sum::<usize>();
+/// assert_eq!((summary.games, rows(&tables.games)), (2, 2));
+/// assert_eq!((summary.positions, rows(&tables.positions)), (5, 5));
+/// assert!(summary.files.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convert_to_arrow(
+    options: &Options,
+    progress: &dyn ProgressSink,
+) -> Result<(Summary, ArrowTables), ConvertError> {
+    convert_slice_to_arrow(options, None, progress)
+}
+
+/// [`convert_to_arrow`] of one [`Slice`] of the conversion (`None`: all of it).
+///
+/// ```
+/// use std::num::NonZeroUsize;
+/// use tabla_convert::{GameIds, Input, NoProgress, Options, PositionsTable, Slice};
+///
+/// let dir = tempfile::tempdir()?;
+/// let pgn = dir.path().join("many.pgn");
+/// std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 e5 *\n\n".repeat(20_000))?;
+/// let options = Options {
+///     inputs: vec![Input::Path(pgn)],
+///     out_dir: dir.path().into(),
+///     positions: PositionsTable::None,
+///     max_ply: None,
+///     threads: NonZeroUsize::MIN,
+///     game_ids: GameIds::FromPlace,
+/// };
+/// let games = |part| {
+///     let slice = Slice { part, parts: 3 };
+///     tabla_convert::convert_slice_to_arrow(&options, Some(slice), &NoProgress).map(|(s, _)| s.games)
+/// };
+/// let counts = [games(0)?, games(1)?, games(2)?];
+/// assert_eq!(counts.iter().sum::<u64>(), 20_000);
+/// assert!(counts.iter().all(|&n| n > 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convert_slice_to_arrow(
+    options: &Options,
+    slice: Option<Slice>,
+    progress: &dyn ProgressSink,
+) -> Result<(Summary, ArrowTables), ConvertError> {
+    let collected = Arc::new(output::Collected::default());
+    let summary = run(
+        options,
+        &Limits::default(),
+        progress,
+        Some(Arc::clone(&collected)),
+        slice,
+    )?;
+    let take = |list: &std::sync::Mutex<Vec<RecordBatch>>| {
+        list.lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .map_err(|_| ConvertError::Worker("a worker failed".to_owned()))
+    };
+    let tables = ArrowTables {
+        games: take(&collected.games)?,
+        positions: take(&collected.positions)?,
+    };
+    Ok((summary, tables))
+}
+
+fn run(
+    options: &Options,
+    limits: &Limits,
+    progress: &dyn ProgressSink,
+    memory: Option<Arc<output::Collected>>,
+    slice: Option<Slice>,
+) -> Result<Summary, ConvertError> {
     if options.inputs.is_empty() {
         return Err(ConvertError::NoInput);
+    }
+    if let Some(Slice { part, parts }) = slice
+        && part >= parts
+    {
+        return Err(ConvertError::BadSlice { part, parts });
     }
     let mut prepared: Vec<job::Prepared> = Vec::new();
     for input in &options.inputs {
@@ -206,16 +332,19 @@ pub fn convert_with(
             frames,
         });
     }
-    std::fs::create_dir_all(&options.out_dir).map_err(|source| ConvertError::Create {
-        path: options.out_dir.clone(),
-        source,
-    })?;
-    let plan = output::OutputPlan::new(
+    if memory.is_none() {
+        std::fs::create_dir_all(&options.out_dir).map_err(|source| ConvertError::Create {
+            path: options.out_dir.clone(),
+            source,
+        })?;
+    }
+    let mut plan = output::OutputPlan::new(
         options.out_dir.clone(),
         limits.clone(),
         output::run_name(),
         options.positions,
     );
+    plan.memory = memory;
     let positions_to =
         (options.positions != PositionsTable::None).then_some(options.max_ply.unwrap_or(u32::MAX));
     let threads = options.threads.get();
@@ -226,6 +355,7 @@ pub fn convert_with(
         threads,
         options.game_ids,
         progress,
+        slice,
     );
     let results: Vec<std::thread::Result<output::Written>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)

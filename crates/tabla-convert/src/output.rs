@@ -20,6 +20,7 @@ use parquet::schema::types::ColumnPath;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Hive's name for the partition of a null value, read as NULL by DuckDB and Spark.
 pub const DEFAULT_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
@@ -55,6 +56,24 @@ pub(crate) struct OutputPlan {
     pub positions_schema: SchemaRef,
     games_props: WriterProperties,
     positions_props: WriterProperties,
+    /// Where the tables go when they are kept in memory ([`crate::convert_to_arrow`]) rather
+    /// than written under `out_dir`.
+    pub memory: Option<Arc<Collected>>,
+}
+
+/// The record batches of a conversion kept in memory, gathered from every worker as each of
+/// its would-be files is complete.
+#[derive(Debug, Default)]
+pub(crate) struct Collected {
+    pub games: Mutex<Vec<RecordBatch>>,
+    pub positions: Mutex<Vec<RecordBatch>>,
+}
+
+/// Which table a file holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Table {
+    Games,
+    Positions,
 }
 
 impl OutputPlan {
@@ -118,24 +137,96 @@ impl OutputPlan {
             positions_schema: crate::tables::positions_schema(positions),
             games_props,
             positions_props,
+            memory: None,
+        }
+    }
+}
+
+/// A file of a table: a Parquet file being written, or its batches kept in memory.
+enum PartFile {
+    /// Boxed: the writer is large, and a worker holds a few of these at most.
+    Parquet(Box<ParquetPart>),
+    /// The batches, added to the plan's [`Collected`] when the file is finished.
+    Memory {
+        batches: Vec<RecordBatch>,
+        into: Arc<Collected>,
+        table: Table,
+    },
+}
+
+impl PartFile {
+    fn create(
+        plan: &OutputPlan,
+        table: Table,
+        dir: &Path,
+        name: &str,
+    ) -> Result<PartFile, ConvertError> {
+        if let Some(into) = &plan.memory {
+            return Ok(PartFile::Memory {
+                batches: Vec::new(),
+                into: Arc::clone(into),
+                table,
+            });
+        }
+        let (schema, props) = match table {
+            Table::Games => (&plan.games_schema, &plan.games_props),
+            Table::Positions => (&plan.positions_schema, &plan.positions_props),
+        };
+        ParquetPart::create(dir, name, schema, props).map(|part| PartFile::Parquet(Box::new(part)))
+    }
+
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), ConvertError> {
+        match self {
+            PartFile::Parquet(part) => part.write(batch),
+            PartFile::Memory { batches, .. } => {
+                batches.push(batch.clone());
+                Ok(())
+            }
+        }
+    }
+
+    /// Completes the file: the path of a Parquet file, `None` for batches kept in memory.
+    fn finish(self) -> Result<Option<PathBuf>, ConvertError> {
+        match self {
+            PartFile::Parquet(part) => (*part).finish().map(Some),
+            PartFile::Memory {
+                batches,
+                into,
+                table,
+            } => {
+                let list = match table {
+                    Table::Games => &into.games,
+                    Table::Positions => &into.positions,
+                };
+                list.lock()
+                    .map_err(|_| ConvertError::Worker("a worker failed".to_owned()))?
+                    .extend(batches);
+                Ok(None)
+            }
+        }
+    }
+
+    fn abort(self) {
+        if let PartFile::Parquet(part) = self {
+            (*part).abort();
         }
     }
 }
 
 /// A Parquet file being written under its temporary name.
-struct PartFile {
+struct ParquetPart {
     temp: PathBuf,
     path: PathBuf,
     writer: ArrowWriter<BufWriter<File>>,
 }
 
-impl PartFile {
+impl ParquetPart {
     fn create(
         dir: &Path,
         name: &str,
         schema: &SchemaRef,
         props: &WriterProperties,
-    ) -> Result<PartFile, ConvertError> {
+    ) -> Result<ParquetPart, ConvertError> {
         std::fs::create_dir_all(dir).map_err(|source| ConvertError::Create {
             path: dir.to_owned(),
             source,
@@ -152,7 +243,7 @@ impl PartFile {
             Some(props.clone()),
         );
         match writer {
-            Ok(writer) => Ok(PartFile { temp, path, writer }),
+            Ok(writer) => Ok(ParquetPart { temp, path, writer }),
             Err(source) => {
                 let _ = std::fs::remove_file(&temp);
                 Err(ConvertError::Parquet { path: temp, source })
@@ -171,7 +262,7 @@ impl PartFile {
 
     /// Completes the file and gives it its final name.
     fn finish(self) -> Result<PathBuf, ConvertError> {
-        let PartFile { temp, path, writer } = self;
+        let ParquetPart { temp, path, writer } = self;
         let result = (|| {
             let buffered = writer
                 .into_inner()
@@ -201,7 +292,7 @@ impl PartFile {
 
     /// Drops the file unfinished.
     fn abort(self) {
-        let PartFile { temp, writer, .. } = self;
+        let ParquetPart { temp, writer, .. } = self;
         drop(writer);
         let _ = std::fs::remove_file(temp);
     }
@@ -363,8 +454,7 @@ impl<'a> Sink<'a> {
                 .join("games")
                 .join(partition_dir(self.games[slot].month));
             let name = self.file_name();
-            let file =
-                PartFile::create(&dir, &name, &self.plan.games_schema, &self.plan.games_props)?;
+            let file = PartFile::create(self.plan, Table::Games, &dir, &name)?;
             self.games[slot].file = Some(file);
         }
         self.clock += 1;
@@ -391,8 +481,7 @@ impl<'a> Sink<'a> {
         let open = &mut self.games[slot];
         open.rows_in_file = 0;
         if let Some(file) = open.file.take() {
-            let path = file.finish()?;
-            self.written.files.push(path);
+            self.written.files.extend(file.finish()?);
         }
         Ok(())
     }
@@ -430,12 +519,7 @@ impl<'a> Sink<'a> {
                 .join(partition_dir(month)),
         };
         let name = self.file_name();
-        let mut file = PartFile::create(
-            &dir,
-            &name,
-            &self.plan.positions_schema,
-            &self.plan.positions_props,
-        )?;
+        let mut file = PartFile::create(self.plan, Table::Positions, &dir, &name)?;
         let rows = self.plan.limits.positions_per_row_group.max(1);
         let result = buffer.drain_sorted(
             self.plan.positions,
@@ -447,7 +531,7 @@ impl<'a> Sink<'a> {
             file.abort();
             return Err(e);
         }
-        self.written.files.push(file.finish()?);
+        self.written.files.extend(file.finish()?);
         self.buffered_positions -= n;
         Ok(())
     }

@@ -756,3 +756,88 @@ fn a_stream_without_places_to_cut_is_read_whole_by_the_decoding_thread() {
     assert_unique_ids(&rows, "tagless");
     assert_eq!(content(&rows), expected);
 }
+
+/// The game ids of a conversion in memory (all of it, or one slice), sorted.
+fn arrow_ids(inputs: &[PathBuf], slice: Option<tabla_convert::Slice>) -> Vec<i64> {
+    use arrow_array::Array;
+    let options = tabla_convert::Options {
+        inputs: inputs.iter().cloned().map(Input::Path).collect(),
+        out_dir: PathBuf::new(),
+        positions: tabla_convert::PositionsTable::None,
+        max_ply: None,
+        threads: std::num::NonZeroUsize::new(2).expect("2"),
+        game_ids: tabla_convert::GameIds::FromPlace,
+    };
+    let (summary, tables) =
+        tabla_convert::convert_slice_to_arrow(&options, slice, &NoProgress).expect("convert");
+    assert!(summary.files.is_empty(), "nothing written");
+    let mut ids = Vec::new();
+    for batch in &tables.games {
+        let column = batch
+            .column_by_name("game_id")
+            .expect("game_id")
+            .as_any()
+            .downcast_ref::<arrow_array::Int64Array>()
+            .expect("Int64");
+        assert_eq!(column.null_count(), 0);
+        ids.extend(column.values().iter().copied());
+    }
+    assert_eq!(ids.len() as u64, summary.games);
+    ids.sort_unstable();
+    ids
+}
+
+#[test]
+fn slices_of_a_conversion_hold_its_games_each_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let plain = repeated_sample(dir.path(), 12);
+    let text = std::fs::read(&plain).expect("read");
+    // A pzstd file of five frames cut at line ends, and one zstd frame (decoded by one task).
+    let cuts: Vec<usize> = (0..=5).map(|k| text.len() * k / 5).collect();
+    let mut cuts: Vec<usize> = cuts
+        .iter()
+        .map(|&c| {
+            text[c..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(text.len(), |i| c + i + 1)
+        })
+        .collect();
+    cuts[0] = 0;
+    cuts.dedup();
+    let framed = dir.path().join("framed.pgn.zst");
+    write_pzstd(&framed, &text, &cuts);
+    let single = dir.path().join("single.pgn.zst");
+    std::fs::write(&single, zstd::encode_all(&text[..], 1).expect("compress")).expect("write");
+    let inputs = [plain, framed, single];
+    let whole = arrow_ids(&inputs, None);
+    assert!(whole.len() > 1_000);
+    let mut deduped = whole.clone();
+    deduped.dedup();
+    assert_eq!(deduped.len(), whole.len(), "ids are unique");
+    for parts in [1, 3, 7] {
+        let mut union = Vec::new();
+        let mut nonempty = 0;
+        for part in 0..parts {
+            let ids = arrow_ids(&inputs, Some(tabla_convert::Slice { part, parts }));
+            nonempty += usize::from(!ids.is_empty());
+            union.extend(ids);
+        }
+        union.sort_unstable();
+        assert_eq!(union, whole, "{parts} parts");
+        assert_eq!(nonempty, parts, "every one of {parts} parts has games");
+    }
+    let bad = tabla_convert::Slice { part: 3, parts: 3 };
+    let options = tabla_convert::Options {
+        inputs: vec![Input::Path(inputs[0].clone())],
+        out_dir: PathBuf::new(),
+        positions: tabla_convert::PositionsTable::None,
+        max_ply: None,
+        threads: std::num::NonZeroUsize::MIN,
+        game_ids: tabla_convert::GameIds::FromPlace,
+    };
+    assert!(matches!(
+        tabla_convert::convert_slice_to_arrow(&options, Some(bad), &NoProgress),
+        Err(ConvertError::BadSlice { part: 3, parts: 3 })
+    ));
+}

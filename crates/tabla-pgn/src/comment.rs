@@ -71,9 +71,10 @@ impl Comment {
     /// Parses a comment's text.
     pub fn parse(raw: &str) -> Comment {
         let mut comment = Comment::default();
-        let mut text = String::with_capacity(raw.len());
-        let mut rest = raw;
-        while let Some(start) = rest.find("[%") {
+        // Grows only for text besides the commands (none in most engine and clock comments).
+        let mut text = String::new();
+        let mut rest = raw.trim_start();
+        while let Some(start) = command_start(rest) {
             text.push_str(&rest[..start]);
             let after = &rest[start..];
             let Some(close) = after.find(']') else {
@@ -90,7 +91,7 @@ impl Comment {
             }
         }
         text.push_str(rest);
-        comment.text = normalize_space(&text);
+        comment.text = normalize_space(text);
         comment
     }
 
@@ -177,33 +178,45 @@ impl fmt::Display for Comment {
 }
 
 /// Line ends become spaces, the ends are trimmed.
-fn normalize_space(text: &str) -> String {
+fn normalize_space(text: String) -> String {
     let trimmed = text.trim();
-    if !trimmed.contains(['\n', '\r']) {
-        return trimmed.to_owned();
+    if trimmed.contains(['\n', '\r']) {
+        return trimmed.replace("\r\n", " ").replace(['\n', '\r'], " ");
     }
-    trimmed.replace("\r\n", " ").replace(['\n', '\r'], " ")
+    if trimmed.len() == text.len() {
+        return text;
+    }
+    trimmed.to_owned()
 }
 
-/// `h:mm:ss`, `h:mm:ss.f`, `mm:ss`.
-fn parse_duration(text: &str) -> Option<Duration> {
-    let mut fields = text.split(':').rev();
-    let seconds = fields.next()?;
-    let (whole, fraction) = seconds.split_once('.').unwrap_or((seconds, ""));
-    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+/// Where the first command (`[%`) of `text` starts.
+fn command_start(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = bytes[from..].iter().position(|&b| b == b'[') {
+        let at = from + i;
+        if bytes.get(at + 1) == Some(&b'%') {
+            return Some(at);
+        }
+        from = at + 1;
     }
+    None
+}
+
+/// `h:mm:ss`, `h:mm:ss.f`, `mm:ss`, `ss`: at most three fields of digits, a fraction of a
+/// second only on the last.
+fn parse_duration(text: &str) -> Option<Duration> {
+    // A `.` before the last field leaves a `:` in the fraction, which is then refused.
+    let (clock, fraction) = text.split_once('.').unwrap_or((text, ""));
     if !fraction.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let mut total: u64 = whole.parse().ok()?;
-    let mut scale = 60u64;
-    for field in fields {
-        if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) || scale > 3600 {
+    let mut total: u64 = 0;
+    for (i, field) in clock.split(':').enumerate() {
+        if i >= 3 || field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        total = total.checked_add(field.parse::<u64>().ok()?.checked_mul(scale)?)?;
-        scale *= 60;
+        total = total.checked_mul(60)?.checked_add(field.parse().ok()?)?;
     }
     let millis: u64 = fraction
         .bytes()
@@ -297,6 +310,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn text_around_commands() {
+        let c = Comment::parse("  Good [x] move [%clk 0:01:00]\n  [%bad] end [%eval");
+        assert_eq!(c.clock, Some(Duration::from_secs(60)));
+        assert_eq!(c.text, "Good [x] move [%bad] end [%eval");
+        assert_eq!(Comment::parse(" [%clk 0:00:09] ").text, "");
+        assert_eq!(Comment::parse("plain").text, "plain");
+    }
+
+    #[test]
     fn lichess_comment() {
         let c = Comment::parse(" [%eval 0.17] [%clk 0:05:00] ");
         assert_eq!(c.eval, Some(Eval::Centipawns(17)));
@@ -332,6 +354,19 @@ mod tests {
         );
         assert_eq!(parse_duration("5:00"), Some(Duration::from_secs(300)));
         assert_eq!(parse_duration("x:00"), None);
+        assert_eq!(parse_duration("42"), Some(Duration::from_secs(42)));
+        assert_eq!(parse_duration("7."), Some(Duration::from_secs(7)));
+        assert_eq!(
+            parse_duration("1:00:00.125"),
+            Some(Duration::from_millis(3_600_125))
+        );
+        // At most hours, minutes and seconds; a fraction only on the seconds; no empty field.
+        assert_eq!(parse_duration("1:0:00:00"), None);
+        assert_eq!(parse_duration("1.5:30"), None);
+        assert_eq!(parse_duration("1::30"), None);
+        assert_eq!(parse_duration(""), None);
+        assert_eq!(parse_duration(".5"), None);
+        assert_eq!(parse_duration("0:00:01.x"), None);
         assert_eq!(format_duration(Duration::from_millis(5300)), "0:00:05.3");
         assert_eq!(format_duration(Duration::from_secs(3723)), "1:02:03");
     }

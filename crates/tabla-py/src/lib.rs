@@ -2,7 +2,8 @@
 //!
 //! The Python extension module `tabla._tabla`, built by maturin into the wheel `tabla-chess`
 //! (import name `tabla`): tabla's game model ([`position`]: `Position`, `Move`) and its PGN
-//! reader ([`reader`]: `read_games`, [`game`]: `Game`, `GameMove`). Errors are Python
+//! reader ([`reader`]: `read_games`, [`game`]: `Game`, `GameMove`), and `tabla convert`'s
+//! tables as Arrow in memory ([`arrow`]: `read_pgn_arrow`). Errors are Python
 //! exceptions, subclasses of `ValueError` ([`errors`]) carrying tabla's messages.
 //!
 //! The Python side (docstrings, the `.pyi` stubs and the pytest suite against python-chess) is in
@@ -10,6 +11,7 @@
 
 use pyo3::prelude::*;
 
+mod arrow;
 mod errors;
 mod game;
 mod position;
@@ -25,6 +27,9 @@ fn _tabla(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Eval>()?;
     m.add_class::<reader::GameReader>()?;
     m.add_function(wrap_pyfunction!(reader::read_games, m)?)?;
+    m.add_class::<arrow::ArrowStream>()?;
+    m.add_function(wrap_pyfunction!(arrow::read_pgn_streams, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::empty_table_stream, m)?)?;
     errors::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

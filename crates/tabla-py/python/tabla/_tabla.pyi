@@ -134,3 +134,17 @@ class GameReader(Iterator[Game]):
     def __next__(self) -> Game: ...
 
 def read_games(source: str | os.PathLike[str] | bytes | IO[bytes] | IO[str]) -> GameReader: ...
+
+@final
+class ArrowStream:
+    """One table's record batches as an Arrow C stream (the PyCapsule interface)."""
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+
+def read_pgn_streams(
+    paths: list[str],
+    positions: bool = False,
+    threads: int | None = None,
+    slice: tuple[int, int] | None = None,
+) -> tuple[ArrowStream, ArrowStream | None]: ...
+def empty_table_stream(table: Literal["games", "positions"]) -> ArrowStream: ...
