@@ -39,7 +39,9 @@ python3 scripts/convert_e2e.py --tabla "$target/debug/tabla"
 venv="$target/py-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check pytest chess pyarrow
-CARGO_TARGET_DIR="$target" "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/tabla-py
+# The py-test profile (Cargo.toml): dependencies unoptimised, so DataFusion builds in minutes.
+CARGO_TARGET_DIR="$target" MATURIN_PEP517_ARGS="--profile py-test" \
+  "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/tabla-py
 "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/tabla-py/tests
 
 if ! command -v chromium >/dev/null 2>&1; then

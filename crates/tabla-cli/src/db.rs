@@ -7,8 +7,8 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabla_db::{
-    Database, EngineOptions, Filters, Format, ImportOptions, Material, SearchQuery, Side, Target,
-    YearMonth,
+    Database, EngineOptions, FilterText, Filters, Format, ImportOptions, Material, SearchQuery,
+    Target,
 };
 
 /// The `tabla db` subcommands.
@@ -115,30 +115,14 @@ pub struct FilterArgs {
 
 impl FilterArgs {
     fn filters(&self) -> anyhow::Result<Filters> {
-        let filters = Filters {
-            rating: self
-                .rating
-                .as_deref()
-                .map(Filters::parse_rating)
-                .transpose()?,
-            speeds: self
-                .speed
-                .as_deref()
-                .map(Filters::parse_speeds)
-                .transpose()?
-                .unwrap_or_default(),
-            since: self.since.as_deref().map(YearMonth::parse).transpose()?,
-            until: self.until.as_deref().map(YearMonth::parse).transpose()?,
-            player: self.player.clone(),
-            color: match self.color.as_deref() {
-                None => None,
-                Some("white") => Some(Side::White),
-                Some("black") => Some(Side::Black),
-                Some(other) => anyhow::bail!("--color {other:?}: white or black"),
-            },
-        };
-        filters.validate()?;
-        Ok(filters)
+        Ok(Filters::from_text(&FilterText {
+            rating: self.rating.as_deref(),
+            speed: self.speed.as_deref(),
+            since: self.since.as_deref(),
+            until: self.until.as_deref(),
+            player: self.player.as_deref(),
+            color: self.color.as_deref(),
+        })?)
     }
 }
 

@@ -77,7 +77,63 @@ pub struct Filters {
     pub color: Option<Side>,
 }
 
+/// The filters as text, the way a command line, a query string or a Python call gives them
+/// (each `None` when not given), for [`Filters::from_text`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FilterText<'a> {
+    /// `MIN-MAX`, `MIN-` or `-MAX` ([`Filters::parse_rating`]).
+    pub rating: Option<&'a str>,
+    /// Speeds separated by commas ([`Filters::parse_speeds`]).
+    pub speed: Option<&'a str>,
+    /// `YYYY-MM`.
+    pub since: Option<&'a str>,
+    /// `YYYY-MM`.
+    pub until: Option<&'a str>,
+    /// A name exactly as in the tags.
+    pub player: Option<&'a str>,
+    /// `white` or `black`, with `player`.
+    pub color: Option<&'a str>,
+}
+
 impl Filters {
+    /// The filters of their text, each parsed and then all checked together
+    /// ([`Filters::validate`]): the one reading of filters that the command line, the web API
+    /// and the Python package share.
+    ///
+    /// ```
+    /// use tabla_db::{FilterText, Filters, Side};
+    /// let text = FilterText { rating: Some("2000-"), player: Some("Carlsen, M."), color: Some("black"), ..FilterText::default() };
+    /// let filters = Filters::from_text(&text).unwrap();
+    /// assert_eq!((filters.rating, filters.color), (Some((Some(2000), None)), Some(Side::Black)));
+    /// assert!(Filters::from_text(&FilterText { color: Some("black"), ..FilterText::default() }).is_err());
+    /// assert!(Filters::from_text(&FilterText { color: Some("blue"), player: Some("x"), ..FilterText::default() }).is_err());
+    /// ```
+    pub fn from_text(text: &FilterText<'_>) -> Result<Filters, DbError> {
+        let filters = Filters {
+            rating: text.rating.map(Filters::parse_rating).transpose()?,
+            speeds: text
+                .speed
+                .map(Filters::parse_speeds)
+                .transpose()?
+                .unwrap_or_default(),
+            since: text.since.map(YearMonth::parse).transpose()?,
+            until: text.until.map(YearMonth::parse).transpose()?,
+            player: text.player.map(str::to_owned),
+            color: match text.color {
+                None => None,
+                Some("white") => Some(Side::White),
+                Some("black") => Some(Side::Black),
+                Some(other) => {
+                    return Err(DbError::Argument(format!(
+                        "--color {other:?}: white or black"
+                    )));
+                }
+            },
+        };
+        filters.validate()?;
+        Ok(filters)
+    }
+
     /// Parses `MIN-MAX`, `MIN-` or `-MAX` for [`Filters::rating`].
     ///
     /// ```

@@ -57,7 +57,7 @@ pub use database::{Database, Info, TableSize};
 pub use engine::EngineOptions;
 pub use error::DbError;
 pub use explore::{Explorer, GAMES_LISTED, GameRef, MoveStats, Target};
-pub use filters::{Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
+pub use filters::{FilterText, Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
 pub use games::GamePage;
 pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, import};
 pub use manifest::{

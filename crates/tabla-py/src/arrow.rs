@@ -24,7 +24,7 @@ pub struct ArrowStream {
 }
 
 impl ArrowStream {
-    fn new(batches: Vec<RecordBatch>, schema: arrow_schema::SchemaRef) -> ArrowStream {
+    pub(crate) fn new(batches: Vec<RecordBatch>, schema: arrow_schema::SchemaRef) -> ArrowStream {
         let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
         ArrowStream {
             stream: Mutex::new(Some(FFI_ArrowArrayStream::new(Box::new(reader)))),

@@ -7,7 +7,7 @@ use crate::game_db::db_error;
 use crate::query::{Params, parameters};
 use std::collections::HashMap;
 use tabla::Position;
-use tabla_db::{Filters, Material, SearchQuery, Side, Target, YearMonth, parse_pattern};
+use tabla_db::{FilterText, Filters, Material, SearchQuery, Target, parse_pattern};
 
 /// The games a list shows when the request does not say.
 pub const DEFAULT_LIMIT: usize = 20;
@@ -103,38 +103,15 @@ pub fn search_query(params: &Params) -> Result<SearchQuery, ApiError> {
 /// `black`, with `player`).
 pub fn filters(params: &Params) -> Result<Filters, ApiError> {
     let map = parameters(params)?;
-    let month = |name: &str| {
-        given(map, name)
-            .map(YearMonth::parse)
-            .transpose()
-            .map_err(db_error)
-    };
-    let filters = Filters {
-        rating: given(map, "rating")
-            .map(Filters::parse_rating)
-            .transpose()
-            .map_err(db_error)?,
-        speeds: given(map, "speed")
-            .map(Filters::parse_speeds)
-            .transpose()
-            .map_err(db_error)?
-            .unwrap_or_default(),
-        since: month("since")?,
-        until: month("until")?,
-        player: given(map, "player").map(str::to_owned),
-        color: match given(map, "color") {
-            None => None,
-            Some("white") => Some(Side::White),
-            Some("black") => Some(Side::Black),
-            Some(other) => {
-                return Err(ApiError::bad_request(format!(
-                    "query parameter `color` is white or black, not {other:?}"
-                )));
-            }
-        },
-    };
-    filters.validate().map_err(db_error)?;
-    Ok(filters)
+    Filters::from_text(&FilterText {
+        rating: given(map, "rating"),
+        speed: given(map, "speed"),
+        since: given(map, "since"),
+        until: given(map, "until"),
+        player: given(map, "player"),
+        color: given(map, "color"),
+    })
+    .map_err(db_error)
 }
 
 /// `limit` (default [`DEFAULT_LIMIT`], at least 1, cut to [`MAX_LIMIT`]) and `offset`
@@ -168,6 +145,7 @@ mod tests {
     use super::*;
     use axum::extract::Query;
     use axum::http::StatusCode;
+    use tabla_db::Side;
 
     fn params(pairs: &[(&str, &str)]) -> Params {
         Ok(Query(

@@ -148,3 +148,46 @@ def read_pgn_streams(
     slice: tuple[int, int] | None = None,
 ) -> tuple[ArrowStream, ArrowStream | None]: ...
 def empty_table_stream(table: Literal["games", "positions"]) -> ArrowStream: ...
+
+@final
+class NativeDatabase:
+    """An open tabla db database (tabla.db.Database wraps it)."""
+
+    def __init__(self, path: str, threads: int | None = None, memory: int | None = None) -> None: ...
+    def info_json(self) -> str: ...
+    def explore_json(
+        self,
+        fen: str | None = None,
+        moves: str | None = None,
+        rating: str | None = None,
+        speed: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        player: str | None = None,
+        color: str | None = None,
+    ) -> str: ...
+    def search_json(
+        self,
+        fen: str | None = None,
+        moves: str | None = None,
+        material: str | None = None,
+        either_color: bool = False,
+        pattern: str | None = None,
+        limit: int = 20,
+        offset: int = 0,
+        rating: str | None = None,
+        speed: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        player: str | None = None,
+        color: str | None = None,
+    ) -> str: ...
+    def sql(self, query: str) -> ArrowStream: ...
+
+def db_import(
+    db: str,
+    inputs: list[str],
+    max_ply: int | None = None,
+    threads: int | None = None,
+    memory: int | None = None,
+) -> dict[str, int]: ...

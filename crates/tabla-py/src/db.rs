@@ -1,0 +1,213 @@
+//! `tabla.db`: a `tabla db` database from Python. The answers are the JSON of `tabla db explore
+//! --json` and `search --json` (the same serde types), which `python/tabla/db.py` makes dicts;
+//! SQL results are Arrow streams. Each query runs with the GIL released.
+
+use crate::arrow::ArrowStream;
+use crate::errors::TablaError;
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::path::PathBuf;
+use tabla_db::{
+    Database, DbError, EngineOptions, FilterText, Filters, ImportOptions, Material, SearchQuery,
+    Target,
+};
+
+/// A database error as its exception: `OSError` for files, `TablaError` for bad arguments and
+/// everything else.
+fn db_error(e: DbError) -> PyErr {
+    match e {
+        DbError::Io { .. } | DbError::Locked(_) => PyOSError::new_err(e.to_string()),
+        _ => TablaError::new_err(e.to_string()),
+    }
+}
+
+fn json_error(e: serde_json::Error) -> PyErr {
+    TablaError::new_err(format!("writing the answer as JSON: {e}"))
+}
+
+fn engine(threads: Option<usize>, memory: Option<usize>) -> EngineOptions {
+    let mut options = EngineOptions::default();
+    if let Some(t) = threads {
+        options.threads = t.max(1);
+    }
+    if let Some(m) = memory {
+        options.memory = m;
+    }
+    options
+}
+
+/// The position asked about: a FEN (`startpos` for the standard start) or moves from the start.
+fn target(fen: Option<String>, moves: Option<String>) -> PyResult<Target> {
+    let target = match (fen, moves) {
+        (Some(_), Some(_)) => {
+            return Err(TablaError::new_err("give fen or moves, not both"));
+        }
+        (Some(fen), None) => Target::Fen(fen),
+        (None, Some(moves)) => Target::Moves(moves),
+        (None, None) => Target::Fen("startpos".to_owned()),
+    };
+    target.position().map_err(db_error)?;
+    Ok(target)
+}
+
+/// The filters, given as the command line gives them.
+fn filters(
+    rating: Option<&str>,
+    speed: Option<&str>,
+    since: Option<&str>,
+    until: Option<&str>,
+    player: Option<&str>,
+    color: Option<&str>,
+) -> PyResult<Filters> {
+    Filters::from_text(&FilterText {
+        rating,
+        speed,
+        since,
+        until,
+        player,
+        color,
+    })
+    .map_err(db_error)
+}
+
+/// An open database (see `tabla.db.Database`).
+#[pyclass(module = "tabla", name = "NativeDatabase", frozen)]
+pub struct NativeDatabase {
+    db: Database,
+}
+
+#[pymethods]
+impl NativeDatabase {
+    #[new]
+    #[pyo3(signature = (path, threads = None, memory = None))]
+    fn open(
+        py: Python<'_>,
+        path: PathBuf,
+        threads: Option<usize>,
+        memory: Option<usize>,
+    ) -> PyResult<NativeDatabase> {
+        let options = engine(threads, memory);
+        let db = py
+            .detach(|| Database::open_with(&path, &options))
+            .map_err(db_error)?;
+        Ok(NativeDatabase { db })
+    }
+
+    /// `tabla db info --json`.
+    fn info_json(&self, py: Python<'_>) -> PyResult<String> {
+        let info = py.detach(|| self.db.info()).map_err(db_error)?;
+        serde_json::to_string(&info).map_err(json_error)
+    }
+
+    /// `tabla db explore --json`.
+    #[pyo3(signature = (fen = None, moves = None, rating = None, speed = None, since = None, until = None, player = None, color = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn explore_json(
+        &self,
+        py: Python<'_>,
+        fen: Option<String>,
+        moves: Option<String>,
+        rating: Option<&str>,
+        speed: Option<&str>,
+        since: Option<&str>,
+        until: Option<&str>,
+        player: Option<&str>,
+        color: Option<&str>,
+    ) -> PyResult<String> {
+        let target = target(fen, moves)?;
+        let filters = filters(rating, speed, since, until, player, color)?;
+        let answer = py
+            .detach(|| self.db.explore(&target, &filters))
+            .map_err(db_error)?;
+        serde_json::to_string(&answer).map_err(json_error)
+    }
+
+    /// `tabla db search --json`: one of `fen`, `moves`, `material` (with `either_color`) or
+    /// `pattern`.
+    #[pyo3(signature = (fen = None, moves = None, material = None, either_color = false, pattern = None, limit = 20, offset = 0, rating = None, speed = None, since = None, until = None, player = None, color = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn search_json(
+        &self,
+        py: Python<'_>,
+        fen: Option<String>,
+        moves: Option<String>,
+        material: Option<&str>,
+        either_color: bool,
+        pattern: Option<&str>,
+        limit: usize,
+        offset: usize,
+        rating: Option<&str>,
+        speed: Option<&str>,
+        since: Option<&str>,
+        until: Option<&str>,
+        player: Option<&str>,
+        color: Option<&str>,
+    ) -> PyResult<String> {
+        let given = [
+            fen.is_some(),
+            moves.is_some(),
+            material.is_some(),
+            pattern.is_some(),
+        ];
+        if given.iter().filter(|&&g| g).count() != 1 {
+            return Err(TablaError::new_err(
+                "give one of fen, moves, material or pattern",
+            ));
+        }
+        let query = if let Some(m) = material {
+            SearchQuery::Material(Material::parse(m, either_color).map_err(db_error)?)
+        } else if let Some(p) = pattern {
+            SearchQuery::Pattern(tabla_db::parse_pattern(p).map_err(db_error)?)
+        } else {
+            SearchQuery::Position(target(fen, moves)?)
+        };
+        let filters = filters(rating, speed, since, until, player, color)?;
+        let answer = py
+            .detach(|| self.db.search(&query, &filters, limit, offset))
+            .map_err(db_error)?;
+        serde_json::to_string(&answer).map_err(json_error)
+    }
+
+    /// `tabla db sql`: the result as an Arrow stream.
+    fn sql(&self, py: Python<'_>, query: &str) -> PyResult<ArrowStream> {
+        let batches = py.detach(|| self.db.sql(query)).map_err(db_error)?;
+        let schema = batches
+            .first()
+            .map(|b| b.schema())
+            .unwrap_or_else(|| std::sync::Arc::new(arrow_schema::Schema::empty()));
+        Ok(ArrowStream::new(batches, schema))
+    }
+}
+
+/// `tabla db import`: adds PGN files to a database (created when missing) as one import;
+/// returns what it added.
+#[pyfunction]
+#[pyo3(signature = (db, inputs, max_ply = None, threads = None, memory = None))]
+pub fn db_import<'py>(
+    py: Python<'py>,
+    db: PathBuf,
+    inputs: Vec<PathBuf>,
+    max_ply: Option<u32>,
+    threads: Option<usize>,
+    memory: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let options = ImportOptions {
+        db,
+        inputs,
+        max_ply,
+        engine: engine(threads, memory),
+    };
+    let summary = py
+        .detach(|| tabla_db::import(&options, &tabla_convert::NoProgress))
+        .map_err(db_error)?;
+    let out = PyDict::new(py);
+    out.set_item("games", summary.games)?;
+    out.set_item("errors", summary.errors)?;
+    out.set_item("warnings", summary.warnings)?;
+    out.set_item("positions", summary.positions)?;
+    out.set_item("explorer_rows", summary.explorer_rows)?;
+    out.set_item("input_bytes", summary.input_bytes)?;
+    out.set_item("batch", summary.batch)?;
+    Ok(out)
+}

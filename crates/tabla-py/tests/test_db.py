@@ -1,0 +1,118 @@
+"""tabla.db against python-chess: a database imported from testdata's PGN files answers the
+opening explorer (games, results, every first move with its results) and the position search
+(the games that reached a position at any ply) as python-chess's replay of the same files
+counts them; SQL and info agree; bad arguments raise with the command line's messages."""
+
+import collections
+import io
+
+import chess
+import chess.pgn
+import pytest
+
+import tabla
+import tabla.db
+from conftest import TESTDATA, decode
+
+FILES = [TESTDATA / "pgn" / name for name in ("lichess_db_1000k.pgn", "twic1599_1000k.pgn", "world_matches.pgn")]
+RESULTS = {"1-0": "white", "1/2-1/2": "draws", "0-1": "black"}
+
+
+def python_chess_games():
+    for path in FILES:
+        handle = io.StringIO(decode(path.read_bytes()))
+        while (game := chess.pgn.read_game(handle)) is not None:
+            yield game
+
+
+def position_of(board: chess.Board) -> str:
+    """A position as the database tells positions apart: pieces, side, castling, legal en
+    passant; no clocks."""
+    return " ".join(board.fen().split()[:4])
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("db") / "games.db"
+    added = tabla.db.import_pgn(path, FILES, threads=2)
+    assert added["games"] > 100 and added["batch"] == 1
+    return tabla.db.open(path, threads=2)
+
+
+def test_info_and_sql_count_the_games(db):
+    games = sum(1 for _ in python_chess_games())
+    assert db.info()["games"] == games
+    table = db.sql("SELECT count(*) AS n FROM games")
+    assert table.column("n").to_pylist() == [games]
+
+
+def test_explorer_at_the_start_counts_as_python_chess(db):
+    total = collections.Counter()
+    moves = collections.defaultdict(collections.Counter)
+    for game in python_chess_games():
+        if "FEN" in game.headers:
+            continue
+        outcome = RESULTS.get(game.headers.get("Result"))
+        total["games"] += 1
+        if outcome:
+            total[outcome] += 1
+        first = game.next()
+        if first is not None:
+            san = game.board().san(first.move)
+            moves[san]["games"] += 1
+            if outcome:
+                moves[san][outcome] += 1
+    answer = db.explore()
+    assert answer["games"] == total["games"] > 100
+    assert (answer["white"], answer["draws"], answer["black"]) == (
+        total["white"],
+        total["draws"],
+        total["black"],
+    )
+    got = {m["san"]: (m["games"], m["white"], m["draws"], m["black"]) for m in answer["moves"]}
+    want = {san: (c["games"], c["white"], c["draws"], c["black"]) for san, c in moves.items()}
+    assert got == want
+    assert db.explore(fen="startpos") == answer
+
+
+def test_position_search_finds_the_games_python_chess_finds(db):
+    target = chess.Board()
+    for san in ("e4", "e5", "Nf3"):
+        target.push_san(san)
+    key = position_of(target)
+    want = 0
+    for game in python_chess_games():
+        board = game.board()
+        found = position_of(board) == key
+        for move in game.mainline_moves():
+            board.push(move)
+            found = found or position_of(board) == key
+        want += found
+    answer = db.search(moves="e4 e5 Nf3", limit=5)
+    assert answer["total"] == want > 10
+    assert len(answer["games"]) == 5
+    by_fen = db.search(fen=target.fen(), limit=5)
+    assert by_fen["total"] == want
+    page2 = db.search(moves="1. e4 e5 2. Nf3", limit=5, offset=5)
+    assert not {g["id"] for g in page2["games"]} & {g["id"] for g in answer["games"]}
+
+
+def test_filters_narrow_the_explorer(db):
+    everything = db.explore(moves="e4")
+    rated = db.explore(moves="e4", rating="2000-")
+    assert 0 < rated["games"] < everything["games"]
+
+
+def test_bad_arguments_raise(db, tmp_path):
+    with pytest.raises(tabla.TablaError, match="rating"):
+        db.explore(rating="2200-2000")
+    with pytest.raises(tabla.TablaError, match="player"):
+        db.explore(color="white")
+    with pytest.raises(tabla.TablaError):
+        db.explore(moves="e4 e4")
+    with pytest.raises(tabla.TablaError):
+        db.search()
+    with pytest.raises(tabla.TablaError):
+        db.sql("DROP TABLE games")
+    with pytest.raises(tabla.TablaError):
+        tabla.db.open(tmp_path)
