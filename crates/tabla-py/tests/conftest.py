@@ -4,30 +4,22 @@ TABLA_REQUIRE_CORPUS=1 (CI) a missing corpus fails instead of skipping."""
 
 import os
 import pathlib
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 TESTDATA = ROOT / "testdata"
 
+# tabla's reading of bytes as text (UTF-8 a line, else Latin-1; no byte-order mark), in which
+# python-chess is given the files: the one copy is the reference generator's.
+sys.path.insert(0, str(ROOT / "scripts"))
+from gen_pgn_reference import decode  # noqa: E402
+
 
 def corpus_path() -> pathlib.Path:
     named = os.environ.get("TABLA_CORPUS")
     return ROOT / named if named else ROOT.parent / "shared" / "data"
-
-
-def decode(raw: bytes) -> str:
-    """tabla's reading of bytes (scripts/gen_pgn_reference.py): each line UTF-8 when it decodes
-    as UTF-8, else Latin-1; a leading byte-order mark dropped. python-chess reads this text."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    lines = []
-    for line in raw.split(b"\n"):
-        try:
-            lines.append(line.decode("utf-8"))
-        except UnicodeDecodeError:
-            lines.append(line.decode("latin-1"))
-    return "\n".join(lines)
 
 
 def pgn_sets():
