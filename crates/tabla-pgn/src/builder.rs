@@ -41,6 +41,9 @@ pub struct TreeBuilder {
     game: Option<Game>,
     lines: Vec<OpenLine>,
     pending: Option<(Move, String, String)>,
+    /// Nodes to reserve for the next mainline: the last one's length (games in a file are
+    /// alike), so that a mainline's nodes are rarely moved as it grows.
+    mainline_hint: usize,
 }
 
 impl TreeBuilder {
@@ -50,7 +53,9 @@ impl TreeBuilder {
 
     fn top(&mut self) -> &mut OpenLine {
         if self.lines.is_empty() {
-            self.lines.push(OpenLine::default());
+            let mut mainline = OpenLine::default();
+            mainline.line.nodes.reserve(self.mainline_hint);
+            self.lines.push(mainline);
         }
         let last = self.lines.len() - 1;
         &mut self.lines[last]
@@ -160,11 +165,15 @@ impl ReplayVisitor for TreeBuilder {
             self.end_variation();
         }
         let mainline = self.lines.pop().map(OpenLine::close).unwrap_or_default();
+        self.mainline_hint = mainline.nodes.len().min(MAX_MAINLINE_HINT);
         let mut game = self.game.take().unwrap_or_else(empty_game);
         game.moves = mainline;
         game
     }
 }
+
+/// The most nodes reserved for a mainline ahead of its moves.
+const MAX_MAINLINE_HINT: usize = 512;
 
 /// How deep variations may nest in a [`Game`] tree. Trees are walked (written, compared,
 /// dropped) recursively, so the depth is bounded to keep those walks within any thread's stack;

@@ -77,7 +77,7 @@ impl Comment {
         while let Some(start) = command_start(rest) {
             text.push_str(&rest[..start]);
             let after = &rest[start..];
-            let Some(close) = after.find(']') else {
+            let Some(close) = after.as_bytes().iter().position(|&b| b == b']') else {
                 text.push_str(after);
                 rest = "";
                 break;
@@ -180,7 +180,7 @@ impl fmt::Display for Comment {
 /// Line ends become spaces, the ends are trimmed.
 fn normalize_space(text: String) -> String {
     let trimmed = text.trim();
-    if trimmed.contains(['\n', '\r']) {
+    if trimmed.bytes().any(|b| b == b'\n' || b == b'\r') {
         return trimmed.replace("\r\n", " ").replace(['\n', '\r'], " ");
     }
     if trimmed.len() == text.len() {
@@ -204,26 +204,45 @@ fn command_start(text: &str) -> Option<usize> {
 }
 
 /// `h:mm:ss`, `h:mm:ss.f`, `mm:ss`, `ss`: at most three fields of digits, a fraction of a
-/// second only on the last.
+/// second only on the last. Read byte by byte: a lichess file has one on every move.
 fn parse_duration(text: &str) -> Option<Duration> {
-    // A `.` before the last field leaves a `:` in the fraction, which is then refused.
-    let (clock, fraction) = text.split_once('.').unwrap_or((text, ""));
-    if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+    let bytes = text.as_bytes();
+    let (mut total, mut field, mut digits, mut fields) = (0u64, 0u64, 0usize, 1usize);
+    let mut fraction: &[u8] = &[];
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => {
+                field = field.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+                digits += 1;
+            }
+            b':' if digits > 0 && fields < 3 => {
+                total = total.checked_mul(60)?.checked_add(field)?;
+                (field, digits, fields) = (0, 0, fields + 1);
+            }
+            b'.' => {
+                fraction = &bytes[i + 1..];
+                break;
+            }
+            _ => return None,
+        }
+    }
+    if digits == 0 || !fraction.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let mut total: u64 = 0;
-    for (i, field) in clock.split(':').enumerate() {
-        if i >= 3 || field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        total = total.checked_mul(60)?.checked_add(field.parse().ok()?)?;
-    }
+    total = total.checked_mul(60)?.checked_add(field)?;
     let millis: u64 = fraction
-        .bytes()
+        .iter()
+        .copied()
         .chain(std::iter::repeat(b'0'))
         .take(3)
         .fold(0, |n, d| n * 10 + u64::from(d - b'0'));
     Some(Duration::from_secs(total) + Duration::from_millis(millis))
+}
+
+/// `text` split at the first `byte` (an ASCII byte, so both sides are text).
+fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let i = text.as_bytes().iter().position(|&b| b == byte)?;
+    Some((&text[..i], &text[i + 1..]))
 }
 
 /// `h:mm:ss`, with `.f` to the tenth, hundredth or thousandth when there is a fraction.
@@ -241,7 +260,7 @@ fn format_duration(d: Duration) -> String {
 
 /// `0.17`, `-1.5`, `+3`, `#-3`, `#4`, each optionally followed by `,depth`.
 fn parse_eval(text: &str) -> Option<(Eval, Option<u32>)> {
-    let (value, depth) = match text.split_once(',') {
+    let (value, depth) = match split_at_byte(text, b',') {
         Some((v, d)) => (v.trim(), Some(d.trim().parse().ok()?)),
         None => (text, None),
     };
@@ -251,7 +270,7 @@ fn parse_eval(text: &str) -> Option<(Eval, Option<u32>)> {
     }
     let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
     let negative = value.starts_with('-');
-    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let (whole, fraction) = split_at_byte(unsigned, b'.').unwrap_or((unsigned, ""));
     let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if (whole.is_empty() && fraction.is_empty()) || !digits_ok(whole) || !digits_ok(fraction) {
         return None;
