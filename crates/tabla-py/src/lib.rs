@@ -3,7 +3,7 @@
 //! The Python extension module `tabla._tabla`, built by maturin into the wheel `tabla-chess`
 //! (import name `tabla`): tabla's game model ([`position`]: `Position`, `Move`) and its PGN
 //! reader ([`reader`]: `read_games`, [`game`]: `Game`, `GameMove`), and `tabla convert`'s
-//! tables as Arrow in memory ([`arrow`]: `read_pgn_arrow`), and `tabla db` ([`db`]). Errors are Python
+//! tables as Arrow in memory ([`arrow`]: `read_pgn_arrow`), and `tabla db` (`db`, with the feature of that name, on by default). Errors are Python
 //! exceptions, subclasses of `ValueError` ([`errors`]) carrying tabla's messages.
 //!
 //! The Python side (docstrings, the `.pyi` stubs and the pytest suite against python-chess) is in
@@ -12,6 +12,7 @@
 use pyo3::prelude::*;
 
 mod arrow;
+#[cfg(feature = "db")]
 mod db;
 mod errors;
 mod game;
@@ -31,8 +32,11 @@ fn _tabla(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arrow::ArrowStream>()?;
     m.add_function(wrap_pyfunction!(arrow::read_pgn_streams, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::empty_table_stream, m)?)?;
-    m.add_class::<db::NativeDatabase>()?;
-    m.add_function(wrap_pyfunction!(db::db_import, m)?)?;
+    #[cfg(feature = "db")]
+    {
+        m.add_class::<db::NativeDatabase>()?;
+        m.add_function(wrap_pyfunction!(db::db_import, m)?)?;
+    }
     errors::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

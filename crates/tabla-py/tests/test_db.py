@@ -116,3 +116,15 @@ def test_bad_arguments_raise(db, tmp_path):
         db.sql("DROP TABLE games")
     with pytest.raises(tabla.TablaError):
         tabla.db.open(tmp_path)
+
+
+def test_a_build_without_db_says_so_on_import(monkeypatch):
+    # A wheel built with --no-default-features has no NativeDatabase: importing tabla.db then
+    # raises ImportError naming the missing feature, rather than failing later on a call.
+    import importlib
+    import sys
+
+    monkeypatch.delattr(tabla._tabla, "NativeDatabase")
+    monkeypatch.delitem(sys.modules, "tabla.db")
+    with pytest.raises(ImportError, match="feature `db`"):
+        importlib.import_module("tabla.db")

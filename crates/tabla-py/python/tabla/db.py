@@ -21,6 +21,12 @@ import os
 
 from . import _tabla
 
+if not hasattr(_tabla, "NativeDatabase"):
+    raise ImportError(
+        "tabla.db is not in this build of tabla: it was built without the cargo feature `db` "
+        "(on by default); reinstall with `pip install ./crates/tabla-py`"
+    )
+
 __all__ = ["Database", "import_pgn", "open"]
 
 
