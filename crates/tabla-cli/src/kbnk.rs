@@ -4,7 +4,7 @@ use crate::dtm_text::{describe, parse, write_line, write_moves};
 use anyhow::Context;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tabla_endgame::{
@@ -87,9 +87,11 @@ pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
             ..
         } => {
             let table = open(file.as_deref())?;
-            for line in crate::batch::input(&source)?.lines() {
-                let line = line.context("reading the batch input")?;
-                writeln!(out, "{}", batch_line(&table, &line))?;
+            for line in crate::batch::lines(crate::batch::input(&source)?) {
+                match line.context("reading the batch input")? {
+                    Ok(line) => writeln!(out, "{}", batch_line(&table, &line))?,
+                    Err(text) => writeln!(out, "{}", crate::batch::not_utf8(&text))?,
+                }
             }
         }
         KbnkCommand::Probe { file, fen, .. } => {

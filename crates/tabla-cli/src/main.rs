@@ -106,11 +106,12 @@ struct PerftArgs {
         conflicts_with = "epd"
     )]
     position: Option<String>,
-    /// How many plies deep to count.
+    /// How many plies deep to count (at most 64).
     #[arg(
         value_name = "DEPTH",
         required_unless_present = "epd",
-        conflicts_with = "epd"
+        conflicts_with = "epd",
+        value_parser = clap::value_parser!(u32).range(..=i64::from(tabla::MAX_PERFT_DEPTH))
     )]
     depth: Option<u32>,
     /// Print the count below each legal move (`<uci>: <n>`) before the total.
@@ -279,6 +280,10 @@ mod tests {
     fn perft_needs_position_and_depth_or_a_suite() {
         assert!(Cli::try_parse_from(["tabla", "perft", "startpos"]).is_err());
         assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "3"]).is_ok());
+        // Deeper would overflow the stack (an abort) long before it could finish.
+        assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "64"]).is_ok());
+        assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "65"]).is_err());
+        assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "5000"]).is_err());
         assert!(Cli::try_parse_from(["tabla", "perft", "--epd", "x.epd"]).is_ok());
         assert!(Cli::try_parse_from(["tabla", "perft", "--epd", "x.epd", "--depth", "2"]).is_ok());
         assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "3", "--depth", "2"]).is_err());

@@ -3,7 +3,7 @@
 use crate::dtm_text::{describe, parse, write_line, write_moves};
 use anyhow::Context;
 use clap::Subcommand;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use tabla::Position;
 use tabla_endgame::{Built, Dtm, Men, Tablebase, build, default_tablebase_dir};
@@ -113,9 +113,11 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             ..
         } => {
             let tb = open(dir.as_deref())?;
-            for line in crate::batch::input(&source)?.lines() {
-                let line = line.context("reading the batch input")?;
-                writeln!(out, "{}", batch_line(&tb, &line))?;
+            for line in crate::batch::lines(crate::batch::input(&source)?) {
+                match line.context("reading the batch input")? {
+                    Ok(line) => writeln!(out, "{}", batch_line(&tb, &line))?,
+                    Err(text) => writeln!(out, "{}", crate::batch::not_utf8(&text))?,
+                }
             }
         }
         TbCommand::Probe { dir, json, fen, .. } => {

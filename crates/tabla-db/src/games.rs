@@ -24,6 +24,9 @@ pub struct GamePage {
     pub games: Vec<GameRef>,
 }
 
+/// The largest `LIMIT` or `OFFSET` the query engine takes (it reads them as `i64`).
+const MAX_ROWS: usize = i64::MAX as usize;
+
 /// The Seven Tag Roster, in its order.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
@@ -76,6 +79,9 @@ impl Database {
                 games: Vec::new(),
             });
         }
+        // The query engine reads LIMIT and OFFSET as 64-bit signed numbers: larger ones fail
+        // its planning. No table has that many rows, so they are cut to the largest it takes.
+        let (limit, offset) = (limit.min(MAX_ROWS), offset.min(MAX_ROWS));
         let mut condition = filters.games_sql();
         if let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) {
             let like = quote(&format!(

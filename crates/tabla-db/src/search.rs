@@ -58,7 +58,9 @@ impl Material {
             if counts[side][Role::King.index()] != 1 {
                 return Err(bad("each side needs exactly one K"));
             }
-            if counts[side][Role::Pawn.index()] > 8 || counts[side].iter().sum::<u8>() > 16 {
+            // Summed wider than the counts: six counts of up to 255 overflow a `u8`.
+            let men: u32 = counts[side].iter().map(|&n| u32::from(n)).sum();
+            if counts[side][Role::Pawn.index()] > 8 || men > 16 {
                 return Err(bad("more pieces than a side can have"));
             }
         }
@@ -399,4 +401,19 @@ fn list_column(batch: &RecordBatch, name: &str) -> Result<ListArray, DbError> {
         .and_then(|c| c.as_any().downcast_ref::<ListArray>())
         .cloned()
         .ok_or_else(|| DbError::Engine(format!("column {name}: not a list")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn material_with_more_men_than_a_side_has_is_refused_however_many() {
+        // 1 king and 255 queens: 256 men, which a `u8` sum wrapped to 0.
+        let text = format!("K{}vK", "Q".repeat(255));
+        let e = Material::parse(&text, false).expect_err("256 men");
+        assert!(e.to_string().contains("more pieces"), "{e}");
+        assert!(Material::parse(&format!("K{}vK", "Q".repeat(300)), false).is_err());
+        assert!(Material::parse("KQQQQQQQQQQQQQQQvK", false).is_ok());
+    }
 }

@@ -317,10 +317,17 @@ impl Position {
         self.pos.zobrist()
     }
 
-    /// Leaf nodes of the legal move tree `depth` plies deep (the GIL released meanwhile).
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+    /// Leaf nodes of the legal move tree `depth` plies deep (the GIL released meanwhile);
+    /// `ValueError` past `tabla::MAX_PERFT_DEPTH` (64), where the count would overflow the stack.
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        if depth > tabla::MAX_PERFT_DEPTH {
+            return Err(PyValueError::new_err(format!(
+                "perft depth {depth}: at most {}",
+                tabla::MAX_PERFT_DEPTH
+            )));
+        }
         let mut pos = self.pos.clone_without_history();
-        py.detach(move || pos.perft(depth))
+        Ok(py.detach(move || pos.perft(depth)))
     }
 
     /// The piece on a square (0 = a1 ... 63 = h8) as its FEN letter (`"K"`, `"p"`), or `None`.

@@ -82,6 +82,16 @@ def test_perft_matches_the_published_counts(fen, depths):
             assert tabla.Position.from_fen(fen, lenient=True).perft(depth) == depths[depth], depth
 
 
+def test_perft_deeper_than_tabla_counts_raises_rather_than_overflowing_the_stack():
+    # Two bare kings: perft(64) would be quick to refuse, perft(5000) an abort before the check.
+    bare = tabla.Position("k7/8/8/8/8/8/8/K7 w - - 0 1")
+    assert bare.perft(2) == 9
+    with pytest.raises(ValueError, match="at most 64"):
+        bare.perft(5000)
+    with pytest.raises(ValueError, match="at most 64"):
+        bare.perft(65)
+
+
 def test_copy_is_independent():
     a = tabla.Position()
     b = a.copy()

@@ -60,6 +60,7 @@ pub use fen_write::{EnPassantMode, board_fen};
 pub use long::long_without_suffix;
 pub use movegen::MoveList;
 pub use moves::{Move, MoveKind};
+pub use perft::MAX_PERFT_DEPTH;
 pub use position::{IllegalMoveError, Position, Undo};
 pub use role::{Piece, Role};
 pub use san::{SanError, SanMode};

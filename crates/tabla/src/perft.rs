@@ -2,6 +2,11 @@
 
 use crate::{Bitboard, Move, MoveList, Position};
 
+/// The deepest perft that callers taking a depth from outside (a command line, a suite file)
+/// accept. [`Position::perft`] recurses once per ply, so a depth in the thousands overflows the
+/// stack (an abort, not an error); a count this deep could not finish anyway.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 impl Position {
     /// The number of leaf positions `depth` plies deep. Every leaf is reached by playing its move
     /// (on a copy of its parent: copying the position is cheaper than taking the move back).

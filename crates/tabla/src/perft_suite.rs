@@ -76,6 +76,12 @@ pub enum SuiteProblem {
         /// The FEN.
         fen: String,
     },
+    /// A count deeper than [`crate::MAX_PERFT_DEPTH`].
+    #[error("depth {depth} is deeper than perft goes (at most {max})", max = crate::MAX_PERFT_DEPTH)]
+    TooDeep {
+        /// The depth asked for.
+        depth: u32,
+    },
     /// A line that fits neither format.
     #[error(
         "{text:?} is not a perft suite line: expected `FEN ;D1 n ;D2 n ...`, `id`, `epd` or `perft`"
@@ -127,6 +133,9 @@ pub fn parse(text: &str) -> Vec<Entry> {
                     text: trimmed.to_owned(),
                 });
                 match (open_block.and_then(|i| entries.get_mut(i)), count) {
+                    (Some(Ok(_)), Ok((depth, _))) if depth > crate::MAX_PERFT_DEPTH => {
+                        entries.push(error(SuiteProblem::TooDeep { depth }));
+                    }
                     (Some(Ok(case)), Ok(count)) => case.counts.push(count),
                     (None | Some(Err(_)), _) => entries.push(error(SuiteProblem::PerftWithoutEpd)),
                     (Some(Ok(_)), Err(problem)) => entries.push(error(problem)),
@@ -175,6 +184,12 @@ fn parse_epd_line(text: &str, line: usize, id: Option<String>) -> Entry {
                     text: part.to_owned(),
                 },
             })?;
+        if count.0 > crate::MAX_PERFT_DEPTH {
+            return Err(SuiteError {
+                line,
+                problem: SuiteProblem::TooDeep { depth: count.0 },
+            });
+        }
         counts.push(count);
     }
     if counts.is_empty() {
@@ -202,6 +217,35 @@ fn parse_count(text: &str) -> Option<(u32, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::MAX_PERFT_DEPTH;
+
+    #[test]
+    fn a_count_deeper_than_perft_goes_is_an_error_not_a_stack_overflow() {
+        let too_deep = SuiteProblem::TooDeep { depth: 100_000 };
+        let entries = parse("k7/8/8/8/8/8/8/K7 w - - 0 1 ;D1 3 ;D100000 5\n");
+        assert_eq!(
+            entries,
+            vec![Err(SuiteError {
+                line: 1,
+                problem: too_deep.clone()
+            })]
+        );
+        let entries = parse("epd k7/8/8/8/8/8/8/K7 w - - 0 1\nperft 1 3\nperft 100000 5\n");
+        assert_eq!(entries.len(), 2);
+        assert_eq!(
+            entries[1],
+            Err(SuiteError {
+                line: 3,
+                problem: too_deep
+            })
+        );
+        assert!(
+            parse(&format!(
+                "k7/8/8/8/8/8/8/K7 w - - 0 1 ;D{MAX_PERFT_DEPTH} 1"
+            ))[0]
+                .is_ok()
+        );
+    }
 
     #[test]
     fn epd_lines() {
