@@ -40,9 +40,11 @@ pub struct DbArgs {
     /// Threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
-    /// Memory for sorts, joins and aggregations before they spill to disk, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 1024)]
-    memory: usize,
+    /// Memory for sorts, joins and aggregations before they spill to disk, in MiB (less than
+    /// 16 counts as 16; at most 2^30, a pebibyte).
+    #[arg(long, value_name = "MIB", default_value_t = 1024,
+        value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    memory: u64,
 }
 
 impl DbArgs {
@@ -54,7 +56,8 @@ impl DbArgs {
                     std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
                 })
                 .get(),
-            memory: self.memory.max(16) << 20,
+            // At most 2^50 bytes (the argument's range): no overflow.
+            memory: usize::try_from(self.memory.max(16) << 20).unwrap_or(usize::MAX),
             spill_dir: None,
         }
     }

@@ -290,4 +290,16 @@ mod tests {
         assert!(Cli::try_parse_from(["tabla", "perft", "startpos", "3", "--epd", "x"]).is_err());
         assert!(Cli::try_parse_from(["tabla", "perft", "--epd", "x", "--divide"]).is_err());
     }
+
+    #[test]
+    fn db_memory_is_refused_past_what_a_byte_count_holds() {
+        let info = |mib: &str| {
+            Cli::try_parse_from(["tabla", "db", "info", "--db", "g.db", "--memory", mib])
+        };
+        assert!(info("1024").is_ok());
+        assert!(info("1073741824").is_ok());
+        // 2^44 MiB and more wrapped to a small byte count when shifted (`<< 20`).
+        assert!(info("17592186044416").is_err());
+        assert!(info("0").is_err());
+    }
 }

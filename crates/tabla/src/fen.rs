@@ -70,14 +70,14 @@ pub enum ParseFenError {
         /// The field.
         text: String,
     },
-    /// The halfmove clock is not a non-negative number.
-    #[error("halfmove clock {text:?} is not a number from 0 up")]
+    /// The halfmove clock is not a whole number from 0 to `u32::MAX`.
+    #[error("halfmove clock {text:?} is not a whole number from 0 to 4294967295")]
     HalfmoveClock {
         /// The field.
         text: String,
     },
-    /// The fullmove number is not a non-negative number.
-    #[error("fullmove number {text:?} is not a number from 0 up")]
+    /// The fullmove number is not a whole number from 0 to `u32::MAX`.
+    #[error("fullmove number {text:?} is not a whole number from 0 to 4294967295")]
     FullmoveNumber {
         /// The field.
         text: String,

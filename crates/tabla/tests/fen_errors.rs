@@ -180,6 +180,12 @@ fn messages_quote_the_offending_text() {
         ("4k3/8/8/8/8/8/8/4K3 W - - 0 1", "\"W\""),
         ("4k3/8/8/8/8/8/8/4K3 w - e4 0 1", "\"e4\""),
         ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "\"x\""),
+        // Too large for the counters: the message gives the range, not "a number from 0 up".
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999",
+            "0 to 4294967295",
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 4294967296 1", "0 to 4294967295"),
     ] {
         let message = syntax(fen).to_string();
         assert!(message.contains(needle), "{message}");
