@@ -5,6 +5,7 @@
 
 mod batch;
 mod convert;
+#[cfg(feature = "db")]
 mod db;
 mod dtm_text;
 mod engine_run;
@@ -41,8 +42,17 @@ enum Command {
     /// Convert PGN and `.pgn.zst` files to Parquet tables (games, positions) on every core.
     Convert(convert::ConvertArgs),
     /// A game collection as a database: import, opening explorer, SQL.
+    #[cfg(feature = "db")]
     #[command(subcommand)]
     Db(Box<db::DbCommand>),
+    /// A game collection as a database (not in this build: it needs the cargo feature `db`).
+    #[cfg(not(feature = "db"))]
+    #[command(disable_help_flag = true)]
+    Db {
+        /// Whatever was asked of the database.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// The King+Bishop+Knight vs King solution base: build, probe, best line, 16 MiB export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
@@ -172,10 +182,13 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
             convert::run(args, out)?;
             Ok(Outcome::Success)
         }
+        #[cfg(feature = "db")]
         Command::Db(command) => {
             db::run(*command, out)?;
             Ok(Outcome::Success)
         }
+        #[cfg(not(feature = "db"))]
+        Command::Db { .. } => anyhow::bail!("tabla db: {}", tabla_web::WITHOUT_DB),
         Command::Kbnk(command) => {
             kbnk::run(command, out)?;
             Ok(Outcome::Success)
@@ -257,6 +270,7 @@ mod tests {
     use super::*;
     use clap::CommandFactory;
 
+    #[cfg(feature = "db")]
     #[test]
     fn error_messages_say_each_cause_once() {
         let path = std::path::PathBuf::from("/no/such/dir");
@@ -291,6 +305,7 @@ mod tests {
         assert!(Cli::try_parse_from(["tabla", "perft", "--epd", "x", "--divide"]).is_err());
     }
 
+    #[cfg(feature = "db")]
     #[test]
     fn db_memory_is_refused_past_what_a_byte_count_holds() {
         let info = |mib: &str| {

@@ -3,9 +3,15 @@
 mod api_error;
 mod assets;
 mod config;
+#[cfg(feature = "db")]
 mod db;
+#[cfg(not(feature = "db"))]
+#[path = "db_absent.rs"]
+mod db;
+#[cfg(feature = "db")]
 mod db_params;
 mod engine;
+#[cfg(feature = "db")]
 mod game_db;
 mod kbnk;
 mod notation;
@@ -25,6 +31,9 @@ mod tb_dir;
 
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
 pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
+#[cfg(not(feature = "db"))]
+pub use db::WITHOUT_DB;
+#[cfg(feature = "db")]
 pub use game_db::{GameDb, NO_DB_HINT};
 pub use kbnk::{KbnkJson, describe_probe};
 pub use router::router;

@@ -29,14 +29,32 @@ pub fn router(state: AppState) -> Router {
             post(pgn_game::pgn_game).layer(DefaultBodyLimit::max(limit)),
         )
         .route("/api/sample", get(sample))
+        .merge(db_routes())
+        .method_not_allowed_fallback(method_not_allowed)
+        .fallback(assets::asset)
+        .with_state(state)
+}
+
+/// The game database's routes.
+#[cfg(feature = "db")]
+fn db_routes() -> Router<AppState> {
+    Router::new()
         .route("/api/db", get(db::info))
         .route("/api/db/explore", get(db::explore))
         .route("/api/db/search", get(db::search))
         .route("/api/db/games", get(db::games))
         .route("/api/db/game/{id}", get(db::game))
-        .method_not_allowed_fallback(method_not_allowed)
-        .fallback(assets::asset)
-        .with_state(state)
+}
+
+/// The game database's routes in a build without it: what a server without `--db` answers.
+#[cfg(not(feature = "db"))]
+fn db_routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/db", get(db::info))
+        .route("/api/db/explore", get(db::absent))
+        .route("/api/db/search", get(db::absent))
+        .route("/api/db/games", get(db::absent))
+        .route("/api/db/game/{id}", get(db::absent))
 }
 
 /// A route called with a method it does not take: 405 with a JSON error (axum adds the `Allow`

@@ -3,6 +3,7 @@
 
 use crate::config::ServeConfig;
 use crate::engine::{EngineSlot, EngineSuggester};
+#[cfg(feature = "db")]
 use crate::game_db::GameDb;
 use crate::router::router;
 use crate::state::AppState;
@@ -39,6 +40,7 @@ pub fn load_kbnk(path: Option<&Path>) -> (Table, String) {
 /// Ctrl-C. Prints the address to stderr.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     // The database first: a wrong --db fails at once, not after the tables are built.
+    #[cfg(feature = "db")]
     let db = match config.db.clone() {
         None => None,
         Some(dir) => {
@@ -51,6 +53,14 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             Some(Arc::new(db))
         }
     };
+    #[cfg(not(feature = "db"))]
+    if let Some(dir) = &config.db {
+        anyhow::bail!(
+            "--db {}: {}",
+            dir.display(),
+            crate::db::WITHOUT_DB
+        );
+    }
     let kbnk_path = config.kbnk_path.clone();
     let (table, note) = tokio::task::spawn_blocking(move || load_kbnk(kbnk_path.as_deref()))
         .await
@@ -77,7 +87,10 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::new(tables)))));
     state.body_limit = config.body_limit;
     state.sample_pgn = Arc::from(config.sample_pgn.as_str());
-    state.db = db;
+    #[cfg(feature = "db")]
+    {
+        state.db = db;
+    }
     let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port))
         .await
         .with_context(|| format!("cannot listen on {}:{}", config.host, config.port))?;

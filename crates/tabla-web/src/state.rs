@@ -2,6 +2,7 @@
 
 use crate::config::DEFAULT_BODY_LIMIT;
 use crate::engine::{EngineSlot, EngineSuggester};
+#[cfg(feature = "db")]
 use crate::game_db::GameDb;
 use crate::sample::SAMPLE_PGN;
 use crate::tb_dir::TbDir;
@@ -26,6 +27,7 @@ pub struct AppState {
     /// The engine behind `GET /api/suggest`.
     pub engine: EngineSlot,
     /// The game database behind the `/api/db` routes (`tabla serve --db DIR`), if any.
+    #[cfg(feature = "db")]
     pub db: Option<Arc<GameDb>>,
 }
 
@@ -42,6 +44,7 @@ impl AppState {
             body_limit: DEFAULT_BODY_LIMIT,
             pgn_permits: Arc::new(Semaphore::new(2)),
             engine: EngineSlot::new(Arc::new(EngineSuggester::new(None))),
+            #[cfg(feature = "db")]
             db: None,
         }
     }

@@ -7,11 +7,15 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::Value;
+#[cfg(feature = "db")]
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
+#[cfg(feature = "db")]
 use tabla_db::{Database, EngineOptions, ImportOptions, import};
 use tabla_endgame::{Material, Table, generate};
-use tabla_web::{AppState, GameDb, router};
+#[cfg(feature = "db")]
+use tabla_web::GameDb;
+use tabla_web::{AppState, router};
 use tower::ServiceExt;
 
 /// The KBNK table, generated once per test binary.
@@ -35,6 +39,7 @@ pub fn app_with_limit(limit: usize) -> Router {
 }
 
 /// The application with a game database.
+#[cfg(feature = "db")]
 pub fn app_with_db(db: Arc<GameDb>) -> Router {
     let mut state = AppState::new(table());
     state.db = Some(db);
@@ -46,6 +51,7 @@ pub const DB_PGN: &str = "lichess_db_1000k.pgn";
 
 /// Imports testdata's [`DB_PGN`] into a new database in `dir` and opens it, as
 /// `tabla serve --db` does (with two threads). Blocking: not on an async worker thread.
+#[cfg(feature = "db")]
 pub fn import_test_db(dir: &Path) -> GameDb {
     let engine = EngineOptions {
         threads: 2,
