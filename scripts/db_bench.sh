@@ -35,7 +35,7 @@ for tool in pzstd /usr/bin/time; do
 done
 
 # One invocation (one feature resolution) for the three binaries.
-cargo build --release -p tabla-cli --bin tabla -p tabla-db --example db_bench -p tabla-pgn --example gen_games
+cargo build --release -p tabla-cli --features db --bin tabla -p tabla-db --example db_bench -p tabla-pgn --example gen_games
 # Copies, so that a rebuild in the tree during the runs cannot swap the binaries.
 cp target/release/tabla target/release/examples/db_bench target/release/examples/gen_games "$work/"
 tabla=$work/tabla

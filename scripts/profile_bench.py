@@ -20,7 +20,11 @@ The cases, each timed from outside (the whole command, as a user runs it) unless
 - `bench`: the engine's fixed search; the figure is the nodes per second it prints (search time
   only), and its node count, the search's signature, must be the same for every build.
 
-Check that nothing else runs on the machine: the builds share it, not their noise.
+Check that nothing else runs on the machine: the builds share it, not their noise. On a shared
+machine whose times swing by 20% from run to run, `--instructions` counts what each build
+executes instead (valgrind's callgrind: the same count for the same binary and input, whatever
+else runs), on smaller cases: perft startpos 5, Kiwipete 4 with bulk counting, `pgn check` and
+`convert` of the lichess and TWIC files once, `bench 8`.
 """
 
 import argparse
@@ -78,6 +82,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cases", default="perft,kiwipete,pgn-check,convert,bench",
                     help="comma-separated subset of the cases")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions with valgrind's callgrind instead of timing")
     args = ap.parse_args()
     builds = []
     for spec in args.build:
@@ -88,6 +94,12 @@ def main() -> None:
     cases = args.cases.split(",")
 
     work = Path(tempfile.mkdtemp(prefix="tabla-profile-bench-"))
+    if args.instructions:
+        try:
+            count_instructions(builds, cases, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     try:
         pgn_dir = corpus_pgn()
         sources = [p for p in (pgn_dir / "lichess_db_1000k.pgn", pgn_dir / "twic1599_1000k.pgn") if p.exists()]
@@ -139,6 +151,46 @@ def main() -> None:
                 sys.exit("profile_bench: the builds' bench node counts differ: not the same search")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def count_instructions(builds, cases, work: Path) -> None:
+    """Instructions executed by each case under callgrind, for every build, and their ratios."""
+    if shutil.which("valgrind") is None:
+        sys.exit("profile_bench: --instructions needs valgrind (Debian's valgrind package)")
+    pgn_dir = corpus_pgn()
+    sources = [p for p in (pgn_dir / "lichess_db_1000k.pgn", pgn_dir / "twic1599_1000k.pgn") if p.exists()]
+    pgn = work / "small.pgn"
+    pgn.write_bytes(b"\n\n".join(s.read_bytes() for s in sources))
+    commands = {
+        "perft": ["perft", "startpos", "5"],
+        "kiwipete": ["perft", KIWIPETE, "4", "--bulk"],
+        "pgn-check": ["pgn", "check", str(pgn)],
+        "convert": ["convert", str(pgn), "--threads", "1", "--out"],
+        "bench": ["bench", "--depth", "8"],
+    }
+    counts: dict[tuple[str, str], int] = {}
+    for case in cases:
+        for name, exe in builds:
+            cmd = [exe] + commands[case]
+            if case == "convert":
+                out = work / f"convert-{name}"
+                shutil.rmtree(out, ignore_errors=True)
+                cmd.append(str(out))
+            done = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                capture_output=True, text=True)
+            m = re.search(r"Collected : (\d+)", done.stderr)
+            if done.returncode not in (0, 1) or not m:
+                sys.exit(f"profile_bench: {' '.join(cmd)} under callgrind failed: {done.stderr[-500:]}")
+            counts[(case, name)] = int(m.group(1))
+            print(f"{case:10} {name:10} {int(m.group(1)):>15,} instructions", flush=True)
+    print()
+    anchor = builds[0][0]
+    print(f"{'case':10} " + " ".join(f"{n:>16}" for n, _ in builds) + "   ratio to " + anchor)
+    for case in cases:
+        got = [counts[(case, n)] for n, _ in builds]
+        ratios = " ".join(f"{got[0] / g:6.3f}x" for g in got[1:])
+        print(f"{case:10} " + " ".join(f"{g:16,}" for g in got) + f"   {ratios}  (instructions)")
 
 
 if __name__ == "__main__":

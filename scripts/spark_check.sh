@@ -40,7 +40,7 @@ if [ -z "$tabla" ]; then
 fi
 if [ -z "$tabla" ] || ! "$tabla" db --help >/dev/null 2>&1; then
   echo "spark_check: no tabla binary with \`db\` (${tabla:-none found}); build it" \
-    "(cargo build --release -p tabla-cli) or give --tabla BIN" >&2
+    "(cargo build --release -p tabla-cli --features db) or give --tabla BIN" >&2
   exit 2
 fi
 if [ $# -gt 0 ]; then

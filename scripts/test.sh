@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: every crate's tests (cargo test), the end-to-end check of `tabla convert`
+# The whole test suite: every crate's tests with every feature (cargo test), the end-to-end check of `tabla convert`
 # (scripts/convert_e2e.py, DuckDB), the Python package's pytest suite (crates/tabla-py, built into
 # a virtual environment under the target directory), then the web app's unit tests (node) and
 # browser tests (headless Chromium from Debian, driven by playwright-core, against `tabla serve`
@@ -24,7 +24,9 @@ if ! command -v pzstd >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zstd >/dev/null
 fi
-cargo test --workspace
+# Every feature: the game database (`db`, off in the quick build the README runs) is tested here;
+# the build without it is tested at the end.
+cargo test --workspace --all-features
 # The binaries cargo just built, wherever CARGO_TARGET_DIR puts them.
 target=$(realpath "${CARGO_TARGET_DIR:-target}")
 
@@ -53,3 +55,8 @@ fi
 (cd web && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } \
   && npm run unit \
   && TABLA_SERVE="$target/debug/tabla serve --port 0" npm test)
+
+# The quick build's own tabla-cli and tabla-web (the README's run command: without the feature
+# `db`): `tabla db` and `/api/db` say how to get the database, everything else as above. Last, as
+# it rebuilds the binary the tests above ran.
+cargo test -p tabla-cli -p tabla-web

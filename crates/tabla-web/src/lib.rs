@@ -30,9 +30,9 @@ mod tb;
 mod tb_dir;
 
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
-pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 #[cfg(not(feature = "db"))]
 pub use db::WITHOUT_DB;
+pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 #[cfg(feature = "db")]
 pub use game_db::{GameDb, NO_DB_HINT};
 pub use kbnk::{KbnkJson, describe_probe};

@@ -55,11 +55,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     };
     #[cfg(not(feature = "db"))]
     if let Some(dir) = &config.db {
-        anyhow::bail!(
-            "--db {}: {}",
-            dir.display(),
-            crate::db::WITHOUT_DB
-        );
+        anyhow::bail!("--db {}: {}", dir.display(), crate::db::WITHOUT_DB);
     }
     let kbnk_path = config.kbnk_path.clone();
     let (table, note) = tokio::task::spawn_blocking(move || load_kbnk(kbnk_path.as_deref()))
