@@ -6,15 +6,18 @@
 //! annotated PGN or JSON.
 //!
 //! ```
-//! use tabla::Color;
-//! use tabla_review::{Eval, Judgement, Rules, judge_move, move_accuracy, win_percent};
+//! use tabla_pgn::Reader;
+//! use tabla_review::{Judgement, Rules, from_evals};
 //!
-//! // White's 3. Qh5 from +0.21 to -2.30 ([%eval -2.3]).
-//! let (before, after) = (Eval::Cp(21), "-2.3".parse::<Eval>().unwrap());
-//! let verdict = judge_move(before, after, Color::White, Rules::Lichess).unwrap();
-//! assert_eq!(verdict.judgement, Judgement::Blunder);
-//! // White's win% falls from 51.9 to 30.0: an accuracy of 37.5.
-//! assert!((move_accuracy(win_percent(before), win_percent(after)) - 37.55).abs() < 0.01);
+//! // A game as lichess exports it after analysis: White's point of view after every move.
+//! let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 { [%eval 0.18] } 1... e5 { [%eval 0.21] } \
+//!            2. Bc4 { [%eval 0.05] } 2... Nf6 { [%eval 0.21] } 3. Qh5 { [%eval -2.3] } *";
+//! let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+//! let review = from_evals(&game, Rules::Lichess);
+//! assert_eq!(review.moves[4].judgement, Some(Judgement::Blunder));
+//! // White lost 0, 16 and 251 centipawns.
+//! assert_eq!((review.white.blunders, review.white.acpl), (1, Some(89)));
+//! assert!(review.white.accuracy.unwrap() < review.black.accuracy.unwrap());
 //! ```
 //!
 //! ## The pieces
@@ -25,13 +28,37 @@
 //! - [`judge_move`]: a move's [`Judgement`] by lichess's [`Rules`], the site's (the default) or
 //!   those of lichess's open-database files.
 //! - [`move_accuracy`], [`game_accuracy`], [`average_centipawn_loss`]: lichess's figures.
+//! - [`judge`]: a [`Mainline`] with its positions' evaluations (and the engine's choices, when
+//!   known) to a [`Review`]; the engine layer and [`from_evals`] (the `[%eval]` comments a game
+//!   already has) both end there.
+//!
+//! ## What lichess does, and so tabla
+//!
+//! - The position before the first move counts as 15 centipawns unless evaluated.
+//! - A game that ends in mate has nothing to evaluate after the mating move: the move gets no
+//!   evaluation, mark or accuracy and is left out of the sides' figures. A final stalemate
+//!   counts as 0 centipawns when not evaluated.
+//! - A move is not marked when the engine's choice was the move played.
+//! - Win percentages and centipawn losses hold centipawns within ±1000 and count a mate as
+//!   ±1000; judgements compare raw centipawns.
+//!
+//! The review's JSON form (serde): `{"white": {"name", "accuracy", "acpl", "inaccuracies",
+//! "mistakes", "blunders"}, "black": {...}, "moves": [{"ply", "san", "uci", "eval", "best",
+//! "pv", "win", "judgement", "accuracy"}], "error"}`, an evaluation as `{"cp": 17}` or
+//! `{"mate": -3}`, a judgement as `"Inaccuracy"`, `"Mistake"` or `"Blunder"`.
 
 mod accuracy;
 mod eval;
+mod from_evals;
 mod judgement;
+mod mainline;
+mod review;
 mod win;
 
 pub use accuracy::{BySide, average_centipawn_loss, game_accuracy, move_accuracy};
 pub use eval::Eval;
+pub use from_evals::from_evals;
 pub use judgement::{Judgement, Reason, Rules, Verdict, judge_move};
+pub use mainline::{BestMove, Ending, Mainline, PlayedMove, PositionInfo};
+pub use review::{MoveReview, Review, ReviewError, SideReview, judge};
 pub use win::{win_percent, winning_chances};
