@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use tabla_pgn::Reader;
-//! use tabla_review::{Judgement, Rules, from_evals};
+//! use tabla_review::{Judgement, Rules, annotated_pgn, from_evals};
 //!
 //! // A game as lichess exports it after analysis: White's point of view after every move.
 //! let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 { [%eval 0.18] } 1... e5 { [%eval 0.21] } \
@@ -18,6 +18,8 @@
 //! // White lost 0, 16 and 251 centipawns.
 //! assert_eq!((review.white.blunders, review.white.acpl), (1, Some(89)));
 //! assert!(review.white.accuracy.unwrap() < review.black.accuracy.unwrap());
+//! let text = annotated_pgn(&game, &review).unwrap().replace('\n', " ");
+//! assert!(text.contains("3. Qh5 $4 { (0.21 → -2.30) Blunder. } { [%eval -2.3] }"), "{text}");
 //! ```
 //!
 //! ## The pieces
@@ -31,6 +33,9 @@
 //! - [`judge`]: a [`Mainline`] with its positions' evaluations (and the engine's choices, when
 //!   known) to a [`Review`]; the engine layer and [`from_evals`] (the `[%eval]` comments a game
 //!   already has) both end there.
+//! - [`annotate`], [`annotated_pgn`]: the review written into the game as lichess annotates;
+//!   each side's figures go in the tags `WhiteAccuracy`, `BlackAccuracy` (one decimal),
+//!   `WhiteACPL` and `BlackACPL`.
 //!
 //! ## What lichess does, and so tabla
 //!
@@ -48,6 +53,7 @@
 //! `{"mate": -3}`, a judgement as `"Inaccuracy"`, `"Mistake"` or `"Blunder"`.
 
 mod accuracy;
+mod annotate;
 mod eval;
 mod from_evals;
 mod judgement;
@@ -56,6 +62,10 @@ mod review;
 mod win;
 
 pub use accuracy::{BySide, average_centipawn_loss, game_accuracy, move_accuracy};
+pub use annotate::{
+    AnnotateError, BLACK_ACCURACY_TAG, BLACK_ACPL_TAG, MAX_VARIATION_PLIES, WHITE_ACCURACY_TAG,
+    WHITE_ACPL_TAG, annotate, annotated_pgn,
+};
 pub use eval::Eval;
 pub use from_evals::from_evals;
 pub use judgement::{Judgement, Reason, Rules, Verdict, judge_move};
