@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes testdata/review_reference.json: what a review of the games of
-testdata/pgn/lichess-evals.pgn from their `[%eval]` comments must give (tabla-review's
+testdata/review/lichess-evals.pgn from their `[%eval]` comments must give (tabla-review's
 `from_evals`), computed with python-chess from lichess's published rules, apart from the Rust.
 
 The rules (lichess's lila: modules/tree Advice.scala and WinPercent.scala, modules/analyse
@@ -52,7 +52,7 @@ import chess
 import chess.pgn
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-SOURCE = "testdata/pgn/lichess-evals.pgn"
+SOURCE = "testdata/review/lichess-evals.pgn"
 INITIAL_CP = 15
 MARKS = {chess.pgn.NAG_DUBIOUS_MOVE: "Inaccuracy", chess.pgn.NAG_MISTAKE: "Mistake",
          chess.pgn.NAG_BLUNDER: "Blunder"}

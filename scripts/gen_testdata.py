@@ -11,7 +11,7 @@ Two parts:
              perft-suite positions and Chess960 starts, with promotions, under-promotions, en
              passant, both castlings, mates, stalemates and draws by material. Needs only
              testdata/perft.
-  evals      lichess-evals.pgn: every game of the corpus's lichess_db_1000k.pgn that carries
+  evals      review/lichess-evals.pgn: every game of the corpus's lichess_db_1000k.pgn that carries
              lichess's analysis, copied as written: `[%eval]` and `[%clk]` comments and lichess's
              own marks as SAN suffixes (`dxc4?!`), the oracle of tabla-review's judgements. No
              prose comes along (lichess writes none in its database). Needs the corpus.
@@ -160,7 +160,10 @@ def evals() -> None:
     games = ["[Event " + g for g in raw.split("\n\n[Event ") if g]
     games[0] = games[0][len("[Event ") :]
     kept = [g.strip("\n") for g in games if "[%eval " in g]
-    with open(os.path.join(OUT, "lichess-evals.pgn"), "w", encoding="utf-8", newline="\n") as f:
+    # Beside testdata/pgn, not in it: the explorer and search references count every game there.
+    review = os.path.join(ROOT, "testdata", "review")
+    os.makedirs(review, exist_ok=True)
+    with open(os.path.join(review, "lichess-evals.pgn"), "w", encoding="utf-8", newline="\n") as f:
         f.write("\n\n".join(kept) + "\n")
 
 

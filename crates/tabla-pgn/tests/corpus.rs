@@ -36,7 +36,7 @@ fn kept_on_purpose(kind: &ErrorKind) -> bool {
 
 #[test]
 fn testdata_matches_python_chess() {
-    matches_python_chess(&common::testdata(), 20);
+    matches_python_chess(&common::testdata(), 19);
 }
 
 #[test]

@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn text_as_lichess_writes_it() {
-        // Forms taken from lichess's database export (testdata/pgn/lichess-evals.pgn).
+        // Forms taken from lichess's database export (testdata/review/lichess-evals.pgn).
         for (cp, text) in [
             (17, "0.17"),
             (10, "0.1"),

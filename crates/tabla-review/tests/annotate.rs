@@ -15,8 +15,8 @@ fn read(text: &str) -> Vec<Game> {
 }
 
 fn lichess_text() -> String {
-    let path = tabla_testdata::testdata().path("lichess-evals.pgn");
-    std::fs::read_to_string(path).expect("testdata/pgn/lichess-evals.pgn")
+    let path = tabla_testdata::testdata_dir().join("review").join("lichess-evals.pgn");
+    std::fs::read_to_string(path).expect("testdata/review/lichess-evals.pgn")
 }
 
 /// The review marks of a node: the NAGs 2, 4 and 6.

@@ -1,4 +1,4 @@
-//! Reviews of the lichess games of testdata/pgn/lichess-evals.pgn from their `[%eval]` comments,
+//! Reviews of the lichess games of testdata/review/lichess-evals.pgn from their `[%eval]` comments,
 //! against two expectations from elsewhere: lichess's own marks in the file, and
 //! testdata/review_reference.json (python-chess and lichess's published rules, written by
 //! scripts/gen_review_reference.py apart from this crate).
@@ -9,8 +9,8 @@ use tabla_pgn::{Game, Reader};
 use tabla_review::{Eval, Judgement, Review, Rules, from_evals};
 
 fn games() -> Vec<Game> {
-    let path = tabla_testdata::testdata().path("lichess-evals.pgn");
-    let file = std::fs::File::open(&path).expect("testdata/pgn/lichess-evals.pgn");
+    let path = tabla_testdata::testdata_dir().join("review").join("lichess-evals.pgn");
+    let file = std::fs::File::open(&path).expect("testdata/review/lichess-evals.pgn");
     Reader::new(file)
         .games()
         .map(|g| g.expect("readable"))
