@@ -11,9 +11,13 @@ Two parts:
              perft-suite positions and Chess960 starts, with promotions, under-promotions, en
              passant, both castlings, mates, stalemates and draws by material. Needs only
              testdata/perft.
+  evals      review/lichess-evals.pgn: every game of the corpus's lichess_db_1000k.pgn that carries
+             lichess's analysis, copied as written: `[%eval]` and `[%clk]` comments and lichess's
+             own marks as SAN suffixes (`dxc4?!`), the oracle of tabla-review's judgements. No
+             prose comes along (lichess writes none in its database). Needs the corpus.
 
 Usage, from the repository root (needs `pip install chess`):
-    python3 scripts/gen_testdata.py [derived|generated|all]
+    python3 scripts/gen_testdata.py [derived|generated|evals|all]
 then rewrite the reference: python3 scripts/gen_pgn_reference.py testdata/pgn > testdata/pgn_reference.tsv
 """
 
@@ -148,15 +152,32 @@ def generated() -> None:
         f.write("\n\n".join(games) + "\n")
 
 
+def evals() -> None:
+    """The games of the lichess sample with `[%eval]` comments, byte for byte."""
+    with open(os.path.join(corpus_dir(), "pgn", "lichess_db_1000k.pgn"), "rb") as f:
+        raw = f.read().decode("utf-8")
+    # lichess's export: each game is tags, a blank line, the movetext, a blank line.
+    games = ["[Event " + g for g in raw.split("\n\n[Event ") if g]
+    games[0] = games[0][len("[Event ") :]
+    kept = [g.strip("\n") for g in games if "[%eval " in g]
+    # Beside testdata/pgn, not in it: the explorer and search references count every game there.
+    review = os.path.join(ROOT, "testdata", "review")
+    os.makedirs(review, exist_ok=True)
+    with open(os.path.join(review, "lichess-evals.pgn"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n\n".join(kept) + "\n")
+
+
 def main() -> None:
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
-    if what not in ("derived", "generated", "all"):
+    if what not in ("derived", "generated", "evals", "all"):
         sys.exit(__doc__)
     os.makedirs(OUT, exist_ok=True)
     if what in ("derived", "all"):
         derived()
     if what in ("generated", "all"):
         generated()
+    if what in ("evals", "all"):
+        evals()
 
 
 if __name__ == "__main__":

@@ -3,10 +3,25 @@
 
 use serde::Serialize;
 use std::fmt::{self, Write as _};
+use std::str::FromStr;
 use std::time::Duration;
 use tabla::Square;
 
 /// An engine evaluation from `[%eval ...]`, from White's point of view.
+///
+/// Its text is the command's argument as lichess writes it: pawns with the decimals needed and
+/// at least one (`0.17`, `0.1`, `1.0`, `0.0`, `-0.05`), or `#` and the moves to mate, negative
+/// when Black mates (`#-3`). Reading also takes `+3`, `.5`, `#+4` and rounds a third decimal.
+///
+/// ```
+/// use tabla_pgn::Eval;
+/// assert_eq!(Eval::Centipawns(10).to_string(), "0.1");
+/// assert_eq!(Eval::Centipawns(-5).to_string(), "-0.05");
+/// assert_eq!(Eval::Centipawns(300).to_string(), "3.0");
+/// assert_eq!("#-3".parse::<Eval>(), Ok(Eval::Mate(-3)));
+/// assert_eq!("0.17".parse::<Eval>(), Ok(Eval::Centipawns(17)));
+/// assert!("0.1x".parse::<Eval>().is_err());
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Eval {
@@ -14,6 +29,42 @@ pub enum Eval {
     Centipawns(i32),
     /// `[%eval #-3]`: mate in so many moves; negative when Black mates.
     Mate(i32),
+}
+
+impl fmt::Display for Eval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Eval::Centipawns(cp) => {
+                let sign = if cp < 0 { "-" } else { "" };
+                let (pawns, cents) = (cp.unsigned_abs() / 100, cp.unsigned_abs() % 100);
+                // As lichess writes `cp / 100` as a float: no trailing zero but the first.
+                if cents % 10 == 0 {
+                    write!(f, "{sign}{pawns}.{}", cents / 10)
+                } else {
+                    write!(f, "{sign}{pawns}.{cents:02}")
+                }
+            }
+            Eval::Mate(n) => write!(f, "#{n}"),
+        }
+    }
+}
+
+/// A text that is not an evaluation (see [`Eval`] for the forms read).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not an evaluation: {text:?}; write pawns (0.17, -1.5) or moves to mate (#3, #-2)")]
+pub struct ParseEvalError {
+    /// The text read.
+    pub text: String,
+}
+
+impl FromStr for Eval {
+    type Err = ParseEvalError;
+
+    fn from_str(text: &str) -> Result<Eval, ParseEvalError> {
+        parse_eval_value(text.trim()).ok_or_else(|| ParseEvalError {
+            text: text.to_owned(),
+        })
+    }
 }
 
 /// A coloured square (`[%csl Gd4]`) or arrow (`[%cal Ge2e4]`) drawn on the board.
@@ -129,21 +180,7 @@ impl fmt::Display for Comment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
         if let Some(eval) = self.eval {
-            let mut s = String::from("[%eval ");
-            match eval {
-                Eval::Centipawns(cp) => {
-                    let sign = if cp < 0 { "-" } else { "" };
-                    let _ = write!(
-                        s,
-                        "{sign}{}.{:02}",
-                        cp.unsigned_abs() / 100,
-                        cp.unsigned_abs() % 100
-                    );
-                }
-                Eval::Mate(n) => {
-                    let _ = write!(s, "#{n}");
-                }
-            }
+            let mut s = format!("[%eval {eval}");
             if let Some(depth) = self.eval_depth {
                 let _ = write!(s, ",{depth}");
             }
@@ -264,9 +301,14 @@ fn parse_eval(text: &str) -> Option<(Eval, Option<u32>)> {
         Some((v, d)) => (v.trim(), Some(d.trim().parse().ok()?)),
         None => (text, None),
     };
+    Some((parse_eval_value(value)?, depth))
+}
+
+/// `0.17`, `-1.5`, `+3`, `#-3`, `#4`.
+fn parse_eval_value(value: &str) -> Option<Eval> {
     if let Some(mate) = value.strip_prefix('#') {
         let n: i32 = mate.strip_prefix('+').unwrap_or(mate).parse().ok()?;
-        return Some((Eval::Mate(n), depth));
+        return Some(Eval::Mate(n));
     }
     let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
     let negative = value.starts_with('-');
@@ -291,7 +333,7 @@ fn parse_eval(text: &str) -> Option<(Eval, Option<u32>)> {
     }
     let cp = whole.checked_mul(100)?.checked_add(cents)?;
     let cp = i32::try_from(if negative { -cp } else { cp }).ok()?;
-    Some((Eval::Centipawns(cp), depth))
+    Some(Eval::Centipawns(cp))
 }
 
 /// `Gd4,Ra1` (squares) or `Ge2e4,Rd1d8` (arrows).
@@ -362,6 +404,22 @@ mod tests {
         assert_eq!(parse_eval("."), None);
         let c = Comment::parse("[%eval -0.05]");
         assert_eq!(c.to_string(), "[%eval -0.05]");
+        // lichess's form: no trailing zero but the one after the point.
+        for (text, back) in [
+            ("0.10", "0.1"),
+            ("-1.00", "-1.0"),
+            ("0", "0.0"),
+            ("12.51", "12.51"),
+        ] {
+            assert_eq!(
+                Comment::parse(&format!("[%eval {text}]")).to_string(),
+                format!("[%eval {back}]")
+            );
+        }
+        assert_eq!(
+            Comment::parse("[%eval #-3,20]").to_string(),
+            "[%eval #-3,20]"
+        );
     }
 
     #[test]

@@ -41,7 +41,7 @@ mod visitor;
 mod writer;
 
 pub use builder::{GameTree, MAX_TREE_DEPTH, TreeBuilder};
-pub use comment::{Comment, Eval, Shape};
+pub use comment::{Comment, Eval, ParseEvalError, Shape};
 pub use error::{ErrorKind, MoveNumber, PgnError, Severity};
 pub use games::Games;
 pub use json::game_json;

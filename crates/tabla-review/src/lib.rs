@@ -4,3 +4,71 @@
 //! engine (tabla's own in process, or any UCI engine), each move judged by lichess's published
 //! rules (inaccuracy, mistake, blunder), an accuracy per move and per side, and the result as
 //! annotated PGN or JSON.
+//!
+//! ```
+//! use tabla_pgn::Reader;
+//! use tabla_review::{Judgement, Rules, annotated_pgn, from_evals};
+//!
+//! // A game as lichess exports it after analysis: White's point of view after every move.
+//! let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 { [%eval 0.18] } 1... e5 { [%eval 0.21] } \
+//!            2. Bc4 { [%eval 0.05] } 2... Nf6 { [%eval 0.21] } 3. Qh5 { [%eval -2.3] } *";
+//! let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+//! let review = from_evals(&game, Rules::Lichess);
+//! assert_eq!(review.moves[4].judgement, Some(Judgement::Blunder));
+//! // White lost 0, 16 and 251 centipawns.
+//! assert_eq!((review.white.blunders, review.white.acpl), (1, Some(89)));
+//! assert!(review.white.accuracy.unwrap() < review.black.accuracy.unwrap());
+//! let text = annotated_pgn(&game, &review).unwrap().replace('\n', " ");
+//! assert!(text.contains("3. Qh5 $4 { (0.21 → -2.30) Blunder. } { [%eval -2.3] }"), "{text}");
+//! ```
+//!
+//! ## The pieces
+//!
+//! - [`Eval`]: an evaluation from White's point of view, `[%eval 0.17]` or `[%eval #-3]`; from
+//!   a PGN comment or an engine's [`tabla_engine::Score`].
+//! - [`winning_chances`], [`win_percent`]: what an evaluation says of the result.
+//! - [`judge_move`]: a move's [`Judgement`] by lichess's [`Rules`], the site's (the default) or
+//!   those of lichess's open-database files.
+//! - [`move_accuracy`], [`game_accuracy`], [`average_centipawn_loss`]: lichess's figures.
+//! - [`judge`]: a [`Mainline`] with its positions' evaluations (and the engine's choices, when
+//!   known) to a [`Review`]; the engine layer and [`from_evals`] (the `[%eval]` comments a game
+//!   already has) both end there.
+//! - [`annotate`], [`annotated_pgn`]: the review written into the game as lichess annotates;
+//!   each side's figures go in the tags `WhiteAccuracy`, `BlackAccuracy` (one decimal),
+//!   `WhiteACPL` and `BlackACPL`.
+//!
+//! ## What lichess does, and so tabla
+//!
+//! - The position before the first move counts as 15 centipawns unless evaluated.
+//! - A game that ends in mate has nothing to evaluate after the mating move: the move gets no
+//!   evaluation, mark or accuracy and is left out of the sides' figures. A final stalemate
+//!   counts as 0 centipawns when not evaluated.
+//! - A move is not marked when the engine's choice was the move played.
+//! - Win percentages and centipawn losses hold centipawns within ±1000 and count a mate as
+//!   ±1000; judgements compare raw centipawns.
+//!
+//! The review's JSON form (serde): `{"white": {"name", "accuracy", "acpl", "inaccuracies",
+//! "mistakes", "blunders"}, "black": {...}, "moves": [{"ply", "san", "uci", "eval", "best",
+//! "pv", "win", "judgement", "accuracy"}], "error"}`, an evaluation as `{"cp": 17}` or
+//! `{"mate": -3}`, a judgement as `"Inaccuracy"`, `"Mistake"` or `"Blunder"`.
+
+mod accuracy;
+mod annotate;
+mod eval;
+mod from_evals;
+mod judgement;
+mod mainline;
+mod review;
+mod win;
+
+pub use accuracy::{BySide, average_centipawn_loss, game_accuracy, move_accuracy};
+pub use annotate::{
+    AnnotateError, BLACK_ACCURACY_TAG, BLACK_ACPL_TAG, MAX_VARIATION_PLIES, WHITE_ACCURACY_TAG,
+    WHITE_ACPL_TAG, annotate, annotated_pgn,
+};
+pub use eval::Eval;
+pub use from_evals::from_evals;
+pub use judgement::{Judgement, Reason, Rules, Verdict, judge_move};
+pub use mainline::{BestMove, Ending, Mainline, PlayedMove, PositionInfo};
+pub use review::{MoveReview, Review, ReviewError, SideReview, judge};
+pub use win::{win_percent, winning_chances};

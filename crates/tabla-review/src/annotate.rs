@@ -1,0 +1,239 @@
+//! The review written into the game, as lichess's annotated PGN: an `[%eval]` after every move,
+//! the marks as NAGs with lichess's comment, the engine's line as a variation, and each side's
+//! figures in tags.
+
+use crate::{Eval, MoveReview, Reason, Review, Rules, Verdict, judge_move};
+use tabla::Position;
+use tabla_pgn::{Comment, Game, Line, Nag, Node, write_game};
+
+/// The tag of White's game accuracy (one decimal, `87.3`); `BlackAccuracy` is Black's.
+pub const WHITE_ACCURACY_TAG: &str = "WhiteAccuracy";
+/// The tag of Black's game accuracy.
+pub const BLACK_ACCURACY_TAG: &str = "BlackAccuracy";
+/// The tag of White's average centipawn loss (a whole number); `BlackACPL` is Black's.
+pub const WHITE_ACPL_TAG: &str = "WhiteACPL";
+/// The tag of Black's average centipawn loss.
+pub const BLACK_ACPL_TAG: &str = "BlackACPL";
+
+/// The most plies of the engine's line written as a variation (lichess's 20).
+pub const MAX_VARIATION_PLIES: usize = 20;
+
+/// Why a game could not be annotated with a review.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnnotateError {
+    /// The review is of a game that could not be reviewed.
+    #[error("the game was not reviewed: {0}")]
+    NotReviewed(String),
+    /// The review is of another game.
+    #[error(
+        "the review does not fit the game: {detail}; annotate a game with the review made of it"
+    )]
+    OtherGame {
+        /// Where they part.
+        detail: String,
+    },
+}
+
+/// The game annotated with its review, as lichess annotates an analysed game:
+///
+/// - after every move a comment `[%eval 0.17]` (White's point of view; none after a mating
+///   move), merged with the move's first comment when that one opens with a command
+///   (`{ [%eval 0.17] [%clk 0:05:00] }`), any `[%eval]` the game had replaced;
+/// - a marked move gets its NAG (`$6` inaccuracy, `$2` mistake, `$4` blunder) in place of the
+///   move assessments it had, then lichess's comment before the evaluation,
+///   `{ (0.80 → 0.00) Inaccuracy. Bf2 was best. }` (the evaluations before and after with two
+///   decimals, or `Mate in 3`; "Checkmate is now unavoidable." or "Lost forced checkmate
+///   sequence." when a mate appeared or was lost; the engine's choice when it was another
+///   move), and the engine's line (at most [`MAX_VARIATION_PLIES`]) as its first variation;
+/// - the marks of an earlier review (NAGs 2, 4 and 6) are taken off the moves this one does not
+///   mark; other comments, NAGs and variations stay;
+/// - each side's figures in the tags `WhiteAccuracy`, `BlackAccuracy` (one decimal) and
+///   `WhiteACPL`, `BlackACPL`.
+///
+/// The comment's evaluation before the first move is lichess's 0.15 ([`Eval::INITIAL`]).
+///
+/// ```
+/// use tabla_pgn::{Reader, write_game};
+/// use tabla_review::{Rules, annotate, from_evals};
+///
+/// let pgn = "[White \"A\"]\n\n1. e4 { [%eval 0.18] } 1... e5 { [%eval 0.21] } \
+///            2. Qh5 { [%eval -0.9] [%clk 0:04:59] } *";
+/// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+/// let review = from_evals(&game, Rules::Lichess);
+/// // Line ends read as spaces.
+/// let text = write_game(&annotate(&game, &review).unwrap()).replace('\n', " ");
+/// assert!(text.contains("2. Qh5 $2 { (0.21 → -0.90) Mistake. }"), "{text}");
+/// assert!(text.contains("{ [%eval -0.9] [%clk 0:04:59] }"), "{text}");
+/// // White lost 0 then 111 centipawns.
+/// assert!(text.contains("[WhiteACPL \"56\"]"), "{text}");
+/// ```
+pub fn annotate(game: &Game, review: &Review) -> Result<Game, AnnotateError> {
+    if let Some(error) = &review.error {
+        return Err(AnnotateError::NotReviewed(error.clone()));
+    }
+    let nodes = game.mainline().len();
+    if review.moves.len() != nodes {
+        return Err(AnnotateError::OtherGame {
+            detail: format!("{} moves reviewed, {nodes} in the game", review.moves.len()),
+        });
+    }
+    let start = game
+        .start
+        .as_ref()
+        .ok_or_else(|| AnnotateError::NotReviewed("the game has no start position".into()))?;
+    let mut annotated = game.clone();
+    let mut before_position = start.clone_without_history();
+    let mut before_eval = Some(Eval::INITIAL);
+    for (node, reviewed) in annotated.moves.nodes.iter_mut().zip(&review.moves) {
+        if node.uci() != reviewed.uci {
+            return Err(AnnotateError::OtherGame {
+                detail: format!(
+                    "ply {} is {} in the game, {} in the review",
+                    reviewed.ply,
+                    node.uci(),
+                    reviewed.uci
+                ),
+            });
+        }
+        annotate_move(node, reviewed, before_eval, &before_position);
+        before_eval = reviewed.eval;
+        before_position = node.position.clone_without_history();
+    }
+    for (tag, value) in [
+        (
+            WHITE_ACCURACY_TAG,
+            review.white.accuracy.map(|a| format!("{a:.1}")),
+        ),
+        (
+            BLACK_ACCURACY_TAG,
+            review.black.accuracy.map(|a| format!("{a:.1}")),
+        ),
+        (WHITE_ACPL_TAG, review.white.acpl.map(|a| a.to_string())),
+        (BLACK_ACPL_TAG, review.black.acpl.map(|a| a.to_string())),
+    ] {
+        annotated.tags.retain(|(name, _)| name != tag);
+        if let Some(value) = value {
+            annotated.tags.push((tag.to_owned(), value));
+        }
+    }
+    Ok(annotated)
+}
+
+/// [`annotate`], written in the PGN export format ([`tabla_pgn::write_game`]).
+pub fn annotated_pgn(game: &Game, review: &Review) -> Result<String, AnnotateError> {
+    annotate(game, review).map(|g| write_game(&g))
+}
+
+/// One mainline move: its evaluation, mark, comment and line.
+fn annotate_move(node: &mut Node, reviewed: &MoveReview, before: Option<Eval>, from: &Position) {
+    // Earlier evaluations and review marks go; the review's take their place.
+    for comment in &mut node.comments_after {
+        comment.eval = None;
+        comment.eval_depth = None;
+    }
+    node.comments_after.retain(|c| !c.is_empty());
+    node.nags.retain(|n| !matches!(n.0, 2 | 4 | 6));
+    if let Some(eval) = reviewed.eval {
+        match node.comments_after.first_mut() {
+            Some(first) if first.to_string().starts_with('[') => first.eval = Some(eval.to_pgn()),
+            _ => node.comments_after.insert(
+                0,
+                Comment {
+                    eval: Some(eval.to_pgn()),
+                    ..Comment::default()
+                },
+            ),
+        }
+    }
+    let Some(judgement) = reviewed.judgement else {
+        return;
+    };
+    node.nags.retain(|n| !(1..=6).contains(&n.0));
+    node.nags.insert(0, Nag(judgement.nag()));
+    let other_best = reviewed.best.as_ref().filter(|b| b.uci != reviewed.uci);
+    let mut text = String::new();
+    let evals: Vec<String> = [before, reviewed.eval]
+        .into_iter()
+        .flatten()
+        .filter_map(advice_eval)
+        .collect();
+    if !evals.is_empty() {
+        text = format!("({}) ", evals.join(" → "));
+    }
+    // The words of the mark: lichess's own for a mate that appeared or was lost.
+    let mover = !node.position.turn();
+    let reason = match (before, reviewed.eval) {
+        (Some(b), Some(a)) => judge_move(b, a, mover, Rules::Lichess).map(|v| v.reason),
+        _ => None,
+    };
+    text.push_str(
+        Verdict {
+            judgement,
+            reason: reason.unwrap_or(Reason::Advantage),
+        }
+        .words(),
+    );
+    text.push('.');
+    if let Some(best) = other_best {
+        text.push_str(&format!(" {} was best.", best.san));
+    }
+    node.comments_after.insert(
+        0,
+        Comment {
+            text,
+            ..Comment::default()
+        },
+    );
+    if let Some(best) = other_best {
+        let pv: Vec<&str> = if reviewed.pv.is_empty() {
+            vec![best.uci.as_str()]
+        } else {
+            reviewed.pv.iter().map(String::as_str).collect()
+        };
+        let line = variation(from, &pv);
+        if !line.nodes.is_empty() {
+            node.variations.insert(0, line);
+        }
+    }
+}
+
+/// An evaluation as lichess's comment shows it: pawns with two decimals, or `Mate in 3`.
+fn advice_eval(eval: Eval) -> Option<String> {
+    match eval {
+        Eval::Cp(cp) => {
+            let sign = if cp < 0 { "-" } else { "" };
+            let abs = cp.unsigned_abs();
+            Some(format!("{sign}{}.{:02}", abs / 100, abs % 100))
+        }
+        Eval::Mate(0) => None,
+        Eval::Mate(n) => Some(format!("Mate in {}", n.unsigned_abs())),
+    }
+}
+
+/// The engine's line from `from`, as far as its moves are legal, at most
+/// [`MAX_VARIATION_PLIES`].
+fn variation(from: &Position, pv: &[&str]) -> Line {
+    let mut position = from.clone_without_history();
+    let mut line = Line::default();
+    for uci in pv.iter().take(MAX_VARIATION_PLIES) {
+        let Ok(mv) = position.parse_uci(uci) else {
+            break;
+        };
+        let san = position.san(mv);
+        if position.play(mv).is_err() {
+            break;
+        }
+        line.nodes.push(Node {
+            mv,
+            san_written: san.clone(),
+            san,
+            comments_before: Vec::new(),
+            nags_before: Vec::new(),
+            nags: Vec::new(),
+            comments_after: Vec::new(),
+            variations: Vec::new(),
+            position: position.clone_without_history(),
+        });
+    }
+    line
+}
