@@ -16,7 +16,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The longest line read from an engine; a longer one is garbage (and memory stays bounded).
@@ -58,7 +58,14 @@ pub(crate) struct EngineProcess {
     ended: bool,
     reaped: Option<ExitStatus>,
     recent: VecDeque<String>,
-    stderr: Arc<Mutex<String>>,
+    stderr: Arc<StderrTail>,
+}
+
+/// The end of an engine's standard error, and whether it has ended.
+#[derive(Default)]
+struct StderrTail {
+    text: Mutex<(String, bool)>,
+    ended: Condvar,
 }
 
 impl EngineProcess {
@@ -83,7 +90,7 @@ impl EngineProcess {
         };
         let (input, commands) = mpsc::channel::<String>();
         let (lines, output) = mpsc::sync_channel(READ_AHEAD_LINES);
-        let tail = Arc::new(Mutex::new(String::new()));
+        let tail = Arc::new(StderrTail::default());
         let started = start_thread("tabla-engine-writer", move || {
             write_commands(stdin, commands)
         })
@@ -148,7 +155,22 @@ impl EngineProcess {
     /// The last lines it printed and the end of its standard error, for an error message.
     pub(crate) fn last_words(&self) -> Said {
         let mut text = self.recent.iter().cloned().collect::<Vec<_>>().join(" | ");
-        let stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tail = self.stderr.text.lock().unwrap_or_else(|e| e.into_inner());
+        if self.reaped.is_some() {
+            // Its last words may still be in the pipe: give the reader a moment to finish.
+            let deadline = Instant::now() + Duration::from_millis(200);
+            while !tail.1 {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                tail = match self.stderr.ended.wait_timeout(tail, left) {
+                    Ok((tail, _)) => tail,
+                    Err(poisoned) => poisoned.into_inner().0,
+                };
+            }
+        }
+        let stderr = &tail.0;
         if !stderr.trim().is_empty() {
             if !text.is_empty() {
                 text.push_str(" | ");
@@ -306,16 +328,17 @@ fn read_bounded_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Resul
     }
 }
 
-fn keep_tail(mut stderr: ChildStderr, tail: &Mutex<String>) {
+fn keep_tail(mut stderr: ChildStderr, tail: &StderrTail) {
     let mut chunk = [0u8; 4096];
     loop {
         let n = match stderr.read(&mut chunk) {
-            Ok(0) => return,
+            Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => return,
+            Err(_) => break,
         };
-        let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = tail.text.lock().unwrap_or_else(|e| e.into_inner());
+        let tail = &mut guard.0;
         tail.push_str(&String::from_utf8_lossy(&chunk[..n]));
         if tail.len() > STDERR_TAIL_BYTES {
             let mut cut = tail.len() - STDERR_TAIL_BYTES;
@@ -325,6 +348,8 @@ fn keep_tail(mut stderr: ChildStderr, tail: &Mutex<String>) {
             tail.drain(..cut);
         }
     }
+    tail.text.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+    tail.ended.notify_all();
 }
 
 /// On Linux: the child asks the kernel for SIGKILL when its parent dies, and gives up if the
