@@ -31,7 +31,8 @@ pub trait Analyser: Send {
     /// Which engine this is.
     fn id(&self) -> &EngineId;
 
-    /// Searches `request.position` within its budget and returns the last report of each line.
+    /// Searches `request.position` within its budget and returns each line's last report (see
+    /// [`Analysis::lines`]).
     /// `on_line` is called on this thread with every line the engine reports while it searches
     /// (a live view's updates); `stop`, raised from any thread, ends the search early (an
     /// infinite one ends only so), and the lines so far are the answer.

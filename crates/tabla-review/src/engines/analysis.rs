@@ -5,7 +5,7 @@ use std::time::Duration;
 use tabla::{Move, Position};
 use tabla_engine::{Score, ScoreBound};
 
-/// One principal variation as an engine last reported it.
+/// One principal variation as an engine reported it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// Its rank among the lines: 1 is the best (UCI's `multipv`).
@@ -44,12 +44,16 @@ pub struct Line {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {
-    /// One line per principal variation, best (`multipv` 1) first; fewer than asked for when
+    /// One line per principal variation, best (`multipv` 1) first, each the engine's last report
+    /// with an exact score (or its last bound, when it gave no exact score); fewer than asked for when
     /// the position has fewer legal moves, and none when a search was stopped before it
     /// reported anything.
     pub lines: Vec<Line>,
     /// The move the engine chose (UCI's `bestmove`); `None` when there is no legal move.
     pub best_move: Option<Move>,
+    /// Nodes searched in all, as the engine last reported them (its last report may be a bound
+    /// that [`Analysis::lines`] passes over); `None` when it did not say.
+    pub nodes: Option<u64>,
     /// `true` when the search was stopped before its budget ran out (so its depth may be less
     /// than the budget would have given).
     pub stopped: bool,
@@ -86,21 +90,28 @@ impl Analysis {
         Some(Analysis {
             lines: vec![line],
             best_move: None,
+            nodes: None,
             stopped: false,
         })
     }
 }
 
-/// The latest report of each line during a search.
+/// The latest report of each line during a search, and the largest node count reported.
 #[derive(Debug, Default)]
 pub(crate) struct Lines {
     latest: Vec<Option<Line>>,
+    nodes: Option<u64>,
 }
 
 impl Lines {
-    /// Keeps `line` as the latest of its rank; ranks past `wanted` are the engine's own business
-    /// and dropped.
+    /// Keeps `line` as the latest of its rank, unless it is only a bound and an exact score is
+    /// kept: an engine stopped by its budget in the middle of an iteration (Stockfish at a node
+    /// limit) reports the unfinished iteration's bound last, a less reliable score than the
+    /// last finished one. Ranks past `wanted` are the engine's own business and dropped.
     pub(crate) fn record(&mut self, line: Line, wanted: usize) {
+        if let Some(nodes) = line.nodes {
+            self.count_nodes(nodes);
+        }
         let index = line.multipv.saturating_sub(1);
         if index >= wanted {
             return;
@@ -108,7 +119,16 @@ impl Lines {
         if self.latest.len() <= index {
             self.latest.resize(index + 1, None);
         }
-        self.latest[index] = Some(line);
+        let kept = &mut self.latest[index];
+        let exact_kept = kept.as_ref().is_some_and(|l| l.bound == ScoreBound::Exact);
+        if line.bound == ScoreBound::Exact || !exact_kept {
+            *kept = Some(line);
+        }
+    }
+
+    /// Notes a node count the engine reported (with a line or without).
+    pub(crate) fn count_nodes(&mut self, nodes: u64) {
+        self.nodes = self.nodes.max(Some(nodes));
     }
 
     /// `true` when no line was reported.
@@ -121,6 +141,7 @@ impl Lines {
         Analysis {
             lines: self.latest.into_iter().flatten().collect(),
             best_move,
+            nodes: self.nodes,
             stopped,
         }
     }
@@ -131,10 +152,14 @@ mod tests {
     use super::*;
 
     fn line(multipv: usize, cp: i32) -> Line {
+        bound_line(multipv, cp, ScoreBound::Exact)
+    }
+
+    fn bound_line(multipv: usize, cp: i32, bound: ScoreBound) -> Line {
         Line {
             multipv,
             score: Score::Cp(cp),
-            bound: ScoreBound::Exact,
+            bound,
             depth: 1,
             seldepth: None,
             nodes: None,
@@ -155,6 +180,21 @@ mod tests {
         let analysis = lines.finish(None, false);
         let scores: Vec<_> = analysis.lines.iter().map(|l| l.score).collect();
         assert_eq!(scores, [Score::Cp(12), Score::Cp(5)]);
+    }
+
+    #[test]
+    fn a_bound_replaces_a_bound_but_not_an_exact_score() {
+        let mut lines = Lines::default();
+        lines.record(bound_line(1, 40, ScoreBound::Lower), 1);
+        lines.record(bound_line(1, 35, ScoreBound::Upper), 1);
+        assert_eq!(
+            lines.latest[0].as_ref().map(|l| l.score),
+            Some(Score::Cp(35))
+        );
+        lines.record(line(1, 30), 1);
+        lines.record(bound_line(1, 20, ScoreBound::Upper), 1);
+        let analysis = lines.finish(None, true);
+        assert_eq!(analysis.best().map(|l| l.score), Some(Score::Cp(30)));
     }
 
     #[test]

@@ -126,6 +126,7 @@ impl Analyser for TablaAnalyser {
                 said: Said::line(&result.bestmove_line()),
             });
         }
+        lines.count_nodes(result.nodes);
         Ok(lines.finish(result.best, stop.is_stopped()))
     }
 }

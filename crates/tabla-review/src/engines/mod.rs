@@ -16,22 +16,24 @@
 
 mod analyser;
 mod analysis;
+mod engine_spec;
 mod error;
 mod in_process;
 mod pool;
 mod process;
 mod request;
-mod spec;
 mod uci_engine;
 mod uci_message;
 mod uci_option;
+mod uci_spec;
 
 pub use analyser::{Analyser, StopSignal};
 pub use analysis::{Analysis, Line};
+pub use engine_spec::EngineSpec;
 pub use error::{EngineError, EngineId, IllegalMove, Said};
 pub use in_process::TablaAnalyser;
 pub use pool::{JobResult, Pool};
 pub use request::{Budget, BudgetError, Request};
-pub use spec::{EngineSpec, OptionSyntaxError, Timeouts, UciSpec};
 pub use uci_engine::UciEngine;
 pub use uci_option::{OptionKind, UciOption};
+pub use uci_spec::{OptionSyntaxError, Timeouts, UciSpec};

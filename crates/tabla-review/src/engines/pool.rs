@@ -3,9 +3,9 @@
 
 use super::analyser::{Analyser, StopSignal};
 use super::analysis::Analysis;
+use super::engine_spec::EngineSpec;
 use super::error::{EngineError, EngineId};
 use super::request::Request;
-use super::spec::EngineSpec;
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

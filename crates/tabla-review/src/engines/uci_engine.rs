@@ -7,9 +7,9 @@ use super::analysis::{Analysis, Line, Lines};
 use super::error::{EngineError, EngineId, IllegalMove, Said};
 use super::process::{EngineProcess, Next};
 use super::request::Request;
-use super::spec::UciSpec;
 use super::uci_message::{self, Message};
 use super::uci_option::{OptionKind, UciOption};
+use super::uci_spec::UciSpec;
 use std::time::{Duration, Instant};
 use tabla::{Color, File, Move, Position, Square, back_rank};
 
@@ -245,6 +245,9 @@ impl UciEngine {
             };
             match uci_message::parse(&text) {
                 Ok(Message::Info(info)) => {
+                    if let Some(nodes) = info.nodes {
+                        lines.count_nodes(nodes);
+                    }
                     let Some((score, bound)) = info.score else {
                         continue;
                     };

@@ -1,11 +1,7 @@
-//! Which engine to start and how: [`EngineSpec`] (tabla's or a UCI program's) with the options
-//! and [`Timeouts`] of a UCI program ([`UciSpec`]).
+//! A UCI program to start ([`UciSpec`]): its path, arguments, options (`Name=Value`) and the
+//! [`Timeouts`] after which it counts as hung.
 
-use super::analyser::Analyser;
-use super::error::EngineError;
-use super::in_process::TablaAnalyser;
 use super::request::Budget;
-use super::uci_engine::UciEngine;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -141,31 +137,5 @@ impl UciSpec {
     pub fn timeouts(mut self, timeouts: Timeouts) -> UciSpec {
         self.timeouts = timeouts;
         self
-    }
-}
-
-/// Which engine analyses: tabla's own, in process, or a UCI program. A [`crate::Pool`] starts
-/// one per worker.
-///
-/// ```
-/// use tabla_review::EngineSpec;
-/// let tabla = EngineSpec::Tabla.start().unwrap();
-/// assert_eq!(tabla.id().path, "in process");
-/// ```
-#[derive(Clone, Debug)]
-pub enum EngineSpec {
-    /// tabla's engine ([`TablaAnalyser`]).
-    Tabla,
-    /// A UCI program ([`UciEngine`]).
-    Uci(UciSpec),
-}
-
-impl EngineSpec {
-    /// Starts the engine (for a UCI program: launch, handshake, options).
-    pub fn start(&self) -> Result<Box<dyn Analyser>, EngineError> {
-        match self {
-            EngineSpec::Tabla => Ok(Box::new(TablaAnalyser::new())),
-            EngineSpec::Uci(spec) => Ok(Box::new(UciEngine::start(spec.clone())?)),
-        }
     }
 }
