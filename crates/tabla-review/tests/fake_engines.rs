@@ -222,6 +222,30 @@ fn an_engine_that_hangs_is_killed_after_its_time_limit() {
 }
 
 #[test]
+fn an_engine_that_reports_without_end_is_killed_at_its_time_limit() {
+    let pids = TempDir::new().expect("a temporary directory");
+    let mut engine = UciEngine::start(fake("chatter.py", &pids)).expect("starts");
+    let started = Instant::now();
+    let request = Request::new(shuffled(1), Budget::MoveTime(Duration::from_millis(100)));
+    let outcome = engine.analyse(&request, &StopSignal::new(), &mut |_| {});
+    match outcome {
+        Err(EngineError::Timeout { awaited, said, .. }) => {
+            assert_eq!(awaited, "bestmove");
+            assert!(said.as_str().ends_with("pv b8c6"), "{said}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The move time and the margin: 0.6 s, and not much more.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(engine);
+    assert_eq!(assert_all_gone(&pids), 1);
+}
+
+#[test]
 fn an_engine_that_prints_garbage_is_killed_and_quoted() {
     let pids = TempDir::new().expect("a temporary directory");
     let mut pool = Pool::start(&EngineSpec::Uci(fake("garbage.py", &pids)), 2).expect("starts");

@@ -192,7 +192,24 @@ impl Pool {
     }
 
     /// The next finished job, waiting for one; `None` when every submitted job's result has
-    /// been received.
+    /// been received. Results come in the order jobs finish: a caller that wants them in order
+    /// sorts by id (or uses [`Pool::analyse_all`]).
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// use tabla_review::{Budget, EngineSpec, Pool, Request};
+    /// let pool = Pool::start(&EngineSpec::Tabla, 2).unwrap();
+    /// let ids: Vec<u64> = (1..=4)
+    ///     .map(|depth| pool.submit(Request::new(Position::startpos(), Budget::Depth(depth))))
+    ///     .collect();
+    /// let mut done = Vec::new();
+    /// while let Some(result) = pool.recv() {
+    ///     let analysis = result.outcome.unwrap();
+    ///     done.push((result.id, analysis.best().unwrap().depth));
+    /// }
+    /// done.sort();
+    /// assert_eq!(done, [(ids[0], 1), (ids[1], 2), (ids[2], 3), (ids[3], 4)]);
+    /// ```
     pub fn recv(&self) -> Option<JobResult> {
         let mut inbox = lock(&self.inbox);
         if self.undelivered.load(Ordering::SeqCst) == 0 {

@@ -227,6 +227,12 @@ impl UciEngine {
                 deadline = Some(Instant::now() + self.spec.timeouts.stop_grace);
             }
             let now = Instant::now();
+            // Checked before reading, so that an engine printing without end cannot outrun it.
+            if let (Some(deadline), Some(waited)) = (deadline, waited)
+                && now >= deadline
+            {
+                return Err(self.timed_out("bestmove", waited));
+            }
             let wait = match deadline {
                 Some(deadline) if stop_sent => deadline.saturating_duration_since(now),
                 Some(deadline) => deadline.saturating_duration_since(now).min(STOP_POLL),
@@ -235,12 +241,7 @@ impl UciEngine {
             let text = match self.receive(wait) {
                 Next::Line(text) => text,
                 Next::Garbage { problem, text } => return Err(self.not_uci(problem.into(), &text)),
-                Next::TimedOut => match (deadline, waited) {
-                    (Some(deadline), Some(waited)) if Instant::now() >= deadline => {
-                        return Err(self.timed_out("bestmove", waited));
-                    }
-                    _ => continue,
-                },
+                Next::TimedOut => continue,
                 Next::Ended => return Err(self.crashed("searching")),
             };
             match uci_message::parse(&text) {
@@ -342,7 +343,12 @@ impl UciEngine {
         awaited: &'static str,
         doing: &'static str,
     ) -> Result<String, EngineError> {
-        match self.receive(deadline.saturating_duration_since(Instant::now())) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        // An engine printing without end must not outrun the deadline.
+        if left.is_zero() {
+            return Err(self.timed_out(awaited, self.spec.timeouts.handshake));
+        }
+        match self.receive(left) {
             Next::Line(line) => Ok(line),
             Next::Garbage { problem, text } => Err(self.not_uci(problem.into(), &text)),
             Next::TimedOut => Err(self.timed_out(awaited, self.spec.timeouts.handshake)),
