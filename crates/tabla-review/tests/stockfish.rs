@@ -107,7 +107,6 @@ fn stockfish_gives_three_distinct_lines_with_multipv_3() {
         .iter()
         .map(|l| l.pv.first().expect("a move").to_string())
         .collect();
-    firsts.dedup();
     firsts.sort();
     firsts.dedup();
     assert_eq!(firsts.len(), 3, "{firsts:?}");
