@@ -18,14 +18,15 @@ fn script(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Timeouts short enough for a test, long enough for Python to start on a busy machine.
+/// Timeouts short enough for a test, long enough for Python to start and answer on a machine
+/// busy with other builds (where a start took over 3 s).
 fn short() -> Timeouts {
     Timeouts {
-        handshake: Duration::from_secs(3),
-        movetime_margin: Duration::from_millis(500),
+        handshake: Duration::from_secs(10),
+        movetime_margin: Duration::from_secs(1),
         min_nps: 1_000,
-        depth: Duration::from_millis(1500),
-        stop_grace: Duration::from_millis(500),
+        depth: Duration::from_secs(3),
+        stop_grace: Duration::from_secs(2),
     }
 }
 
@@ -214,8 +215,8 @@ fn an_engine_that_hangs_is_killed_after_its_time_limit() {
             other => panic!("position 2: {other:?}"),
         }
     }
-    // Two attempts of 1.5 s each, not forever.
-    assert!(started.elapsed() < Duration::from_secs(20));
+    // Two attempts of 3 s each, not forever.
+    assert!(started.elapsed() < Duration::from_secs(40));
     // It ignores SIGINT and SIGTERM: only SIGKILL ends it. Two at the start, one retried.
     drop(pool);
     assert!(assert_all_gone(&pids) >= 3);
@@ -307,10 +308,7 @@ fn an_illegal_move_in_a_principal_variation_is_the_engines_fault() {
 #[test]
 fn an_engine_that_never_sends_uciok_fails_the_pool_start_once() {
     let pids = TempDir::new().expect("a temporary directory");
-    let spec = fake("no_uciok.py", &pids).timeouts(Timeouts {
-        handshake: Duration::from_millis(800),
-        ..short()
-    });
+    let spec = fake("no_uciok.py", &pids);
     let error = match Pool::start(&EngineSpec::Uci(spec), 2) {
         Err(error) => error,
         Ok(_) => panic!("a pool of engines without uciok"),
@@ -331,33 +329,31 @@ fn an_engine_that_never_sends_uciok_fails_the_pool_start_once() {
 }
 
 #[test]
-fn an_engine_that_cannot_restart_fails_its_jobs_and_the_run_goes_on() {
+fn an_engine_that_fails_to_restart_fails_that_job_and_the_run_goes_on() {
     let pids = TempDir::new().expect("a temporary directory");
-    let spec = fake("crash.py", &pids)
-        .arg("--no-uciok-after-first")
-        .timeouts(Timeouts {
-            handshake: Duration::from_millis(800),
-            ..short()
-        });
+    let spec = fake("crash.py", &pids).arg("--no-uciok-on-second-start");
     let mut pool = Pool::start(&EngineSpec::Uci(spec), 1).expect("the first start works");
+    // Position 3 crashes the engine; the fresh one started for the retry never answers its
+    // handshake; the next one, started for position 4, works.
     let outcomes = pool.analyse_all(requests(6));
     for (plies, outcome) in outcomes.iter().enumerate() {
-        match plies {
-            0..=2 => assert_fake_answer(plies, outcome),
-            _ => assert!(
-                matches!(
-                    outcome,
-                    Err(EngineError::Timeout {
-                        awaited: "uciok",
-                        ..
-                    })
-                ),
-                "position {plies}: {outcome:?}"
-            ),
+        if plies != 3 {
+            assert_fake_answer(plies, outcome);
+            continue;
         }
+        assert!(
+            matches!(
+                outcome,
+                Err(EngineError::Timeout {
+                    awaited: "uciok",
+                    ..
+                })
+            ),
+            "position 3: {outcome:?}"
+        );
     }
     drop(pool);
-    assert_all_gone(&pids);
+    assert_eq!(assert_all_gone(&pids), 3);
 }
 
 #[test]

@@ -9,8 +9,9 @@ is 10 centipawns per move played, so that a test can tell which position an answ
 Arguments:
   --pid-dir DIR            write a file named after this process's id into DIR (the tests check
                            afterwards that every engine they started is gone)
-  --no-uciok-after-first   when DIR already holds another engine's file, never send uciok
-                           (an engine that breaks when restarted)
+  --no-uciok-on-second-start
+                           when DIR holds exactly one other engine's file (this is the second
+                           start), never send uciok: an engine that breaks when restarted once
 
 The broken engines import this module and replace one step (see `run`).
 """
@@ -42,26 +43,26 @@ def answer(plies):
 def argument_list():
     args = sys.argv[1:]
     pid_dir = None
-    no_uciok_after_first = False
+    no_uciok_on_second_start = False
     i = 0
     while i < len(args):
         if args[i] == "--pid-dir":
             pid_dir = args[i + 1]
             i += 2
-        elif args[i] == "--no-uciok-after-first":
-            no_uciok_after_first = True
+        elif args[i] == "--no-uciok-on-second-start":
+            no_uciok_on_second_start = True
             i += 1
         else:
             i += 1
-    return pid_dir, no_uciok_after_first
+    return pid_dir, no_uciok_on_second_start
 
 
 def run(name="Fake", on_go=answer, on_uci=None):
     """The protocol loop. `on_go(plies)` answers a search; `on_uci()` replaces the handshake."""
-    pid_dir, no_uciok_after_first = argument_list()
-    restarted = False
+    pid_dir, no_uciok_on_second_start = argument_list()
+    second_start = False
     if pid_dir:
-        restarted = len(os.listdir(pid_dir)) > 0
+        second_start = len(os.listdir(pid_dir)) == 1
         with open(os.path.join(pid_dir, str(os.getpid())), "w"):
             pass
     plies = 0
@@ -80,7 +81,7 @@ def run(name="Fake", on_go=answer, on_uci=None):
             say("option name Clear Hash type button")
             if on_uci is not None:
                 on_uci()
-            elif not (no_uciok_after_first and restarted):
+            elif not (no_uciok_on_second_start and second_start):
                 say("uciok")
         elif command == "isready":
             say("readyok")
