@@ -3,8 +3,9 @@
 # (scripts/convert_e2e.py, DuckDB), the Python package's pytest suite (crates/tabla-py, built into
 # a virtual environment under the target directory), then the web app's unit tests (node) and
 # browser tests (headless Chromium from Debian, driven by playwright-core, against `tabla serve`
-# on loopback). Installs what is missing: Debian's zstd (pzstd), PyPI's duckdb, maturin, pytest,
-# pyarrow and chess (python-chess, the Python tests' oracle), Debian's chromium and web/'s npm packages.
+# on loopback). Installs what is missing: Debian's zstd (pzstd) and stockfish, PyPI's duckdb,
+# maturin, pytest, pyarrow and chess (python-chess, the Python tests' oracle), Debian's chromium and
+# web/'s npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The tests use testdata/ always; the real-world corpus ($TABLA_CORPUS, relative to the repository
@@ -23,6 +24,11 @@ fi
 if ! command -v pzstd >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zstd >/dev/null
+fi
+# tabla-review's engine tests drive Debian's Stockfish (/usr/games/stockfish).
+if [ ! -x /usr/games/stockfish ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish >/dev/null
 fi
 # Every feature: the game database (`db`, off in the quick build the README runs) is tested here;
 # the build without it is tested at the end.

@@ -24,6 +24,11 @@
 //!
 //! ## The pieces
 //!
+//! - The engine layer: one [`Analyser`] interface to tabla's own engine in process
+//!   ([`TablaAnalyser`]) and to any UCI engine ([`UciEngine`], [`UciSpec`]), a [`Request`] (a
+//!   position, a [`Budget`], how many lines) answered by an [`Analysis`], a [`StopSignal`], and a
+//!   [`Pool`] of engines; an engine that crashes, hangs or breaks the protocol is killed, started
+//!   again and the position retried once ([`EngineError`] names it and quotes what it said).
 //! - [`Eval`]: an evaluation from White's point of view, `[%eval 0.17]` or `[%eval #-3]`; from
 //!   a PGN comment or an engine's [`tabla_engine::Score`].
 //! - [`winning_chances`], [`win_percent`]: what an evaluation says of the result.
@@ -54,6 +59,7 @@
 
 mod accuracy;
 mod annotate;
+mod engines;
 mod eval;
 mod from_evals;
 mod judgement;
@@ -65,6 +71,11 @@ pub use accuracy::{BySide, average_centipawn_loss, game_accuracy, move_accuracy}
 pub use annotate::{
     AnnotateError, BLACK_ACCURACY_TAG, BLACK_ACPL_TAG, MAX_VARIATION_PLIES, WHITE_ACCURACY_TAG,
     WHITE_ACPL_TAG, annotate, annotated_pgn,
+};
+pub use engines::{
+    Analyser, Analysis, Budget, BudgetError, EngineError, EngineId, EngineSpec, IllegalMove,
+    JobResult, Line, OptionKind, OptionSyntaxError, Pool, Request, Said, StopSignal, TablaAnalyser,
+    Timeouts, UciEngine, UciOption, UciSpec,
 };
 pub use eval::Eval;
 pub use from_evals::from_evals;

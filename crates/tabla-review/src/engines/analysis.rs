@@ -1,0 +1,210 @@
+//! What an analysis reports: one [`Line`] per principal variation, gathered into an
+//! [`Analysis`].
+
+use std::time::Duration;
+use tabla::{Move, Position};
+use tabla_engine::{Score, ScoreBound};
+
+/// One principal variation as an engine reported it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Its rank among the lines: 1 is the best (UCI's `multipv`).
+    pub multipv: usize,
+    /// The score from the side to move's point of view.
+    pub score: Score,
+    /// Whether the score is exact or a bound (UCI's `lowerbound`, `upperbound`).
+    pub bound: ScoreBound,
+    /// The nominal depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached, when the engine says.
+    pub seldepth: Option<u32>,
+    /// Nodes searched so far (by the whole search, not this line), when the engine says.
+    pub nodes: Option<u64>,
+    /// Nodes per second, when the engine says.
+    pub nps: Option<u64>,
+    /// Time searched so far, when the engine says.
+    pub time: Option<Duration>,
+    /// The moves, each checked legal in turn from the analysed position; empty when the
+    /// engine gave none.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of one search: the lines, best first, and the engine's chosen move.
+///
+/// ```
+/// use tabla::Position;
+/// use tabla_engine::Score;
+/// use tabla_review::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
+/// let mut tabla = TablaAnalyser::new();
+/// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+/// let analysis = tabla
+///     .analyse(&Request::new(pos, Budget::Depth(4)), &StopSignal::new(), &mut |_| {})
+///     .unwrap();
+/// assert_eq!(analysis.best().map(|line| line.score), Some(Score::Mate(1)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// One line per principal variation, best (`multipv` 1) first, each the engine's last report
+    /// with an exact score (or its last bound, when it gave no exact score); fewer than asked for when
+    /// the position has fewer legal moves, and none when a search was stopped before it
+    /// reported anything.
+    pub lines: Vec<Line>,
+    /// The move the engine chose (UCI's `bestmove`); `None` when there is no legal move.
+    pub best_move: Option<Move>,
+    /// Nodes searched in all, as the engine last reported them (its last report may be a bound
+    /// that [`Analysis::lines`] passes over); `None` when it did not say.
+    pub nodes: Option<u64>,
+    /// `true` when the search was stopped before its budget ran out (so its depth may be less
+    /// than the budget would have given).
+    pub stopped: bool,
+}
+
+impl Analysis {
+    /// The best line, if any.
+    pub fn best(&self) -> Option<&Line> {
+        self.lines.first()
+    }
+
+    /// The answer for a position without a legal move, which needs no engine: mated (`mate 0`)
+    /// or stalemate (`cp 0`), depth 0, no moves.
+    pub(crate) fn without_moves(position: &Position) -> Option<Analysis> {
+        if position.count_legal_moves() > 0 {
+            return None;
+        }
+        let score = if position.is_check() {
+            Score::Mate(0)
+        } else {
+            Score::Cp(0)
+        };
+        let line = Line {
+            multipv: 1,
+            score,
+            bound: ScoreBound::Exact,
+            depth: 0,
+            seldepth: None,
+            nodes: None,
+            nps: None,
+            time: None,
+            pv: Vec::new(),
+        };
+        Some(Analysis {
+            lines: vec![line],
+            best_move: None,
+            nodes: None,
+            stopped: false,
+        })
+    }
+}
+
+/// The latest report of each line during a search, and the largest node count reported.
+#[derive(Debug, Default)]
+pub(crate) struct Lines {
+    latest: Vec<Option<Line>>,
+    nodes: Option<u64>,
+}
+
+impl Lines {
+    /// Keeps `line` as the latest of its rank, unless it is only a bound and an exact score is
+    /// kept: an engine stopped by its budget in the middle of an iteration (Stockfish at a node
+    /// limit) reports the unfinished iteration's bound last, a less reliable score than the
+    /// last finished one. Ranks past `wanted` are the engine's own business and dropped.
+    pub(crate) fn record(&mut self, line: Line, wanted: usize) {
+        if let Some(nodes) = line.nodes {
+            self.count_nodes(nodes);
+        }
+        let index = line.multipv.saturating_sub(1);
+        if index >= wanted {
+            return;
+        }
+        if self.latest.len() <= index {
+            self.latest.resize(index + 1, None);
+        }
+        let kept = &mut self.latest[index];
+        let exact_kept = kept.as_ref().is_some_and(|l| l.bound == ScoreBound::Exact);
+        if line.bound == ScoreBound::Exact || !exact_kept {
+            *kept = Some(line);
+        }
+    }
+
+    /// Notes a node count the engine reported (with a line or without).
+    pub(crate) fn count_nodes(&mut self, nodes: u64) {
+        self.nodes = self.nodes.max(Some(nodes));
+    }
+
+    /// `true` when no line was reported.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.latest.iter().all(Option::is_none)
+    }
+
+    /// The analysis these lines make, by rank.
+    pub(crate) fn finish(self, best_move: Option<Move>, stopped: bool) -> Analysis {
+        Analysis {
+            lines: self.latest.into_iter().flatten().collect(),
+            best_move,
+            nodes: self.nodes,
+            stopped,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(multipv: usize, cp: i32) -> Line {
+        bound_line(multipv, cp, ScoreBound::Exact)
+    }
+
+    fn bound_line(multipv: usize, cp: i32, bound: ScoreBound) -> Line {
+        Line {
+            multipv,
+            score: Score::Cp(cp),
+            bound,
+            depth: 1,
+            seldepth: None,
+            nodes: None,
+            nps: None,
+            time: None,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_latest_report_of_each_rank_wins_and_ranks_past_the_request_are_dropped() {
+        let mut lines = Lines::default();
+        assert!(lines.is_empty());
+        lines.record(line(2, 5), 2);
+        lines.record(line(1, 10), 2);
+        lines.record(line(1, 12), 2);
+        lines.record(line(3, 0), 2);
+        let analysis = lines.finish(None, false);
+        let scores: Vec<_> = analysis.lines.iter().map(|l| l.score).collect();
+        assert_eq!(scores, [Score::Cp(12), Score::Cp(5)]);
+    }
+
+    #[test]
+    fn a_bound_replaces_a_bound_but_not_an_exact_score() {
+        let mut lines = Lines::default();
+        lines.record(bound_line(1, 40, ScoreBound::Lower), 1);
+        lines.record(bound_line(1, 35, ScoreBound::Upper), 1);
+        assert_eq!(
+            lines.latest[0].as_ref().map(|l| l.score),
+            Some(Score::Cp(35))
+        );
+        lines.record(line(1, 30), 1);
+        lines.record(bound_line(1, 20, ScoreBound::Upper), 1);
+        let analysis = lines.finish(None, true);
+        assert_eq!(analysis.best().map(|l| l.score), Some(Score::Cp(30)));
+    }
+
+    #[test]
+    fn positions_without_moves_are_answered_without_an_engine() {
+        let mated = Position::from_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1").expect("valid FEN");
+        let analysis = Analysis::without_moves(&mated).expect("no legal move");
+        assert_eq!(analysis.best().map(|l| l.score), Some(Score::Mate(0)));
+        let stalemate = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").expect("valid FEN");
+        let analysis = Analysis::without_moves(&stalemate).expect("no legal move");
+        assert_eq!(analysis.best().map(|l| l.score), Some(Score::Cp(0)));
+        assert!(Analysis::without_moves(&Position::startpos()).is_none());
+    }
+}
