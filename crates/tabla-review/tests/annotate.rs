@@ -15,7 +15,9 @@ fn read(text: &str) -> Vec<Game> {
 }
 
 fn lichess_text() -> String {
-    let path = tabla_testdata::testdata_dir().join("review").join("lichess-evals.pgn");
+    let path = tabla_testdata::testdata_dir()
+        .join("review")
+        .join("lichess-evals.pgn");
     std::fs::read_to_string(path).expect("testdata/review/lichess-evals.pgn")
 }
 

@@ -9,7 +9,9 @@ use tabla_pgn::{Game, Reader};
 use tabla_review::{Eval, Judgement, Review, Rules, from_evals};
 
 fn games() -> Vec<Game> {
-    let path = tabla_testdata::testdata_dir().join("review").join("lichess-evals.pgn");
+    let path = tabla_testdata::testdata_dir()
+        .join("review")
+        .join("lichess-evals.pgn");
     let file = std::fs::File::open(&path).expect("testdata/review/lichess-evals.pgn");
     Reader::new(file)
         .games()
