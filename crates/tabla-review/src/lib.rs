@@ -65,6 +65,7 @@ mod from_evals;
 mod judgement;
 mod mainline;
 mod review;
+mod review_error;
 mod win;
 
 pub use accuracy::{BySide, average_centipawn_loss, game_accuracy, move_accuracy};
@@ -81,5 +82,6 @@ pub use eval::Eval;
 pub use from_evals::from_evals;
 pub use judgement::{Judgement, Reason, Rules, Verdict, judge_move};
 pub use mainline::{BestMove, Ending, Mainline, PlayedMove, PositionInfo};
-pub use review::{MoveReview, Review, ReviewError, SideReview, judge};
+pub use review::{MoveReview, Review, SideReview, judge};
+pub use review_error::ReviewError;
 pub use win::{win_percent, winning_chances};

@@ -3,8 +3,8 @@
 //! end in.
 
 use crate::{
-    BestMove, Ending, Eval, Judgement, Mainline, Rules, average_centipawn_loss, game_accuracy,
-    judge_move, move_accuracy, win_percent,
+    BestMove, Ending, Eval, Judgement, Mainline, ReviewError, Rules, average_centipawn_loss,
+    game_accuracy, judge_move, move_accuracy, win_percent,
 };
 use serde::{Deserialize, Serialize};
 use tabla::Color;
@@ -62,39 +62,6 @@ pub struct MoveReview {
     pub judgement: Option<Judgement>,
     /// The move's accuracy, 0 to 100 ([`crate::move_accuracy`]).
     pub accuracy: Option<f64>,
-}
-
-/// Why a game could not be reviewed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReviewError {
-    /// The game has no start position (its `FEN` tag could not be set up).
-    #[error("the game has no start position to replay its moves from; check its FEN tag")]
-    NoStartPosition,
-    /// A PGN error stopped the game's mainline (the reader's report).
-    #[error("the game could not be read to its end: {0}")]
-    Unreadable(String),
-    /// A position after a move has no evaluation.
-    #[error(
-        "no evaluation after {label} (ply {ply}): every move but a mating one needs one \
-         ([%eval] after the move, or an engine's)"
-    )]
-    MissingEval {
-        /// The move as people name it (`12... Nf6`).
-        label: String,
-        /// Its ply.
-        ply: u32,
-    },
-    /// The positions do not match the moves.
-    #[error(
-        "{positions} positions for {moves} moves: a review needs the position before each \
-         move and the final one"
-    )]
-    PositionCount {
-        /// Moves given.
-        moves: usize,
-        /// Positions given.
-        positions: usize,
-    },
 }
 
 impl Review {
