@@ -14,6 +14,7 @@ mod kbnk;
 mod perft_run;
 mod pgn;
 mod position_arg;
+mod review;
 mod tb;
 
 use clap::{Args, Parser, Subcommand};
@@ -59,6 +60,9 @@ enum Command {
     /// Endgame tables of up to five men, distance to mate: build, probe, best line.
     #[command(subcommand)]
     Tb(tb::TbCommand),
+    /// Review games with an engine as lichess does: every move evaluated, inaccuracies,
+    /// mistakes and blunders marked, each side's accuracy; annotated PGN or JSON.
+    Review(Box<review::ReviewArgs>),
     /// Run the web app (PGN browser, endgame explorer, analysis, games) and its JSON API.
     Serve(ServeArgs),
     /// Run the engine's UCI loop on standard input and output (for chess GUIs and match runners).
@@ -189,6 +193,7 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
         }
         #[cfg(not(feature = "db"))]
         Command::Db { .. } => anyhow::bail!("tabla db: {}", tabla_web::WITHOUT_DB),
+        Command::Review(args) => review::run(*args, out),
         Command::Kbnk(command) => {
             kbnk::run(command, out)?;
             Ok(Outcome::Success)

@@ -31,4 +31,12 @@ pub enum ReviewError {
         /// Positions given.
         positions: usize,
     },
+    /// The engine failed on a position of the game (twice: a pool retries once).
+    #[error("the engine failed on the position {at}: {message}")]
+    Engine {
+        /// Which position: `before 12... Nf6`, or `after the last move`.
+        at: String,
+        /// What went wrong, naming the engine.
+        message: String,
+    },
 }

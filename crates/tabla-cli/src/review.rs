@@ -1,0 +1,217 @@
+//! `tabla review`: the engine's verdict on every move of PGN games, as lichess reviews a game,
+//! written as annotated PGN or JSON.
+
+use crate::Outcome;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use tabla_pgn::{Game, Reader};
+use tabla_review::{
+    Budget, EngineSpec, Pool, Review, ReviewCounts, Rules, UciSpec, annotated_pgn, from_evals,
+    review_games,
+};
+
+/// The node budget of a position when none is given: a provisional choice (about a third of a
+/// second of tabla's engine), to be set from the review-quality curve against Stockfish.
+pub const DEFAULT_NODES: u64 = 300_000;
+
+/// Games reviewed together: their distinct positions are searched once.
+const BATCH_GAMES: usize = 64;
+
+/// `tabla review` arguments.
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// PGN files (`-` for standard input).
+    #[arg(value_name = "PGN|-", required = true)]
+    inputs: Vec<PathBuf>,
+    /// Write the output here rather than to standard output (which then gets the summary).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// One JSON object per game per line (NDJSON) rather than annotated PGN.
+    #[arg(long)]
+    json: bool,
+    /// No engine: judge the `[%eval ...]` comments the games already carry (as lichess exports
+    /// them); a game with a move lacking one is reported, not judged.
+    #[arg(long, conflicts_with_all = ["engine", "engine_options", "engines", "nodes", "depth", "movetime"])]
+    from_evals: bool,
+    /// A UCI engine (its path) instead of tabla's own, e.g. /usr/games/stockfish.
+    #[arg(long, value_name = "PATH")]
+    engine: Option<PathBuf>,
+    /// An option of the UCI engine, `Name=Value` (e.g. `Hash=64`); repeat for more.
+    #[arg(long = "engine-option", value_name = "NAME=VALUE", requires = "engine")]
+    engine_options: Vec<String>,
+    /// Engines searching at once, one thread each (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    engines: Option<u32>,
+    /// Nodes searched in each position (default 300000).
+    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "movetime"], value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Plies searched in each position, instead of a node budget.
+    #[arg(long, value_name = "D", conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Milliseconds searched in each position, instead of a node budget.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Whose marks: lichess's site (the default) or lichess's open-database files.
+    #[arg(long, value_enum, default_value = "lichess")]
+    rules: RulesArg,
+}
+
+/// `--rules`.
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum RulesArg {
+    /// lichess's analysis board and game review.
+    Lichess,
+    /// The marks in lichess's open-database PGN files.
+    LichessDatabase,
+}
+
+/// Runs `tabla review`: exit status 1 when a game could not be reviewed (its error is in the
+/// output and on standard error; the other games are reviewed).
+pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome> {
+    let rules = match args.rules {
+        RulesArg::Lichess => Rules::Lichess,
+        RulesArg::LichessDatabase => Rules::LichessDatabase,
+    };
+    let budget = match (args.nodes, args.depth, args.movetime) {
+        (_, Some(depth), _) => Budget::Depth(depth),
+        (_, _, Some(ms)) => Budget::MoveTime(std::time::Duration::from_millis(ms)),
+        (nodes, _, _) => Budget::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
+    };
+    let mut pool = if args.from_evals {
+        None
+    } else {
+        let spec = match &args.engine {
+            None => EngineSpec::Tabla,
+            Some(path) => {
+                let mut spec = UciSpec::new(path);
+                for option in &args.engine_options {
+                    spec = spec
+                        .option_text(option)
+                        .with_context(|| format!("--engine-option {option:?}"))?;
+                }
+                EngineSpec::Uci(spec)
+            }
+        };
+        let size = args.engines.map_or_else(Pool::default_size, |n| n as usize);
+        Some(Pool::start(&spec, size)?)
+    };
+    let mut file_out = match &args.out {
+        Some(path) => Some(BufWriter::new(
+            File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let bar = progress();
+    let mut counts = ReviewCounts::default();
+    for input in &args.inputs {
+        let source: Box<dyn Read> = if input.as_os_str() == "-" {
+            Box::new(io::stdin().lock())
+        } else {
+            Box::new(File::open(input).with_context(|| format!("opening {}", input.display()))?)
+        };
+        let mut reader = Reader::new(source);
+        let mut games = reader.games();
+        loop {
+            let batch: Vec<Game> = games
+                .by_ref()
+                .take(BATCH_GAMES)
+                .collect::<io::Result<_>>()
+                .with_context(|| format!("reading {}", input.display()))?;
+            if batch.is_empty() {
+                break;
+            }
+            let reviews: Vec<Review> = match pool.as_mut() {
+                Some(pool) => review_games(&batch, pool, &budget, rules, &mut counts),
+                None => batch
+                    .iter()
+                    .map(|game| {
+                        let review = from_evals(game, rules);
+                        counts.games += 1;
+                        counts.positions += (game.mainline().len() + 1) as u64;
+                        if review.error.is_some() {
+                            counts.errors += 1;
+                        }
+                        review
+                    })
+                    .collect(),
+            };
+            let out: &mut dyn Write = match file_out.as_mut() {
+                Some(file) => file,
+                None => &mut *stdout,
+            };
+            for (game, review) in batch.iter().zip(&reviews) {
+                if let Some(error) = &review.error {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "{}: game {} (line {}): {error}",
+                            input.display(),
+                            game.number,
+                            game.location.line
+                        )
+                    });
+                }
+                write_review(out, game, review, args.json)?;
+            }
+            bar.set_position(counts.games);
+            bar.set_message(format!(
+                "{} positions, {} evaluated",
+                counts.positions, counts.evaluated
+            ));
+        }
+    }
+    bar.finish_and_clear();
+    if let Some(mut file) = file_out {
+        file.flush()?;
+        writeln!(stdout, "{counts}")?;
+    } else {
+        // Standard output holds the games: the summary goes beside them.
+        eprintln!("{counts}");
+    }
+    Ok(if counts.errors > 0 {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    })
+}
+
+/// One game's review: its JSON line, or the game annotated (the game as read when it could not
+/// be reviewed).
+fn write_review(
+    out: &mut dyn Write,
+    game: &Game,
+    review: &Review,
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        let line = serde_json::to_string(review)?;
+        // An io::Error as such, so that a closed pipe (`| head`) ends quietly.
+        writeln!(out, "{line}")?;
+        return Ok(());
+    }
+    let text = if review.error.is_some() {
+        tabla_pgn::write_game(game)
+    } else {
+        annotated_pgn(game, review)?
+    };
+    out.write_all(text.as_bytes())?;
+    if !text.ends_with("\n\n") {
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// A counter of games on standard error when it is a terminal.
+fn progress() -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {pos} games, {msg} ({elapsed})") {
+        bar.set_style(style);
+    }
+    bar
+}
