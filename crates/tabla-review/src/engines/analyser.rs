@@ -45,6 +45,23 @@ pub trait Analyser: Send {
         request: &Request,
         stop: &StopSignal,
         on_line: &mut dyn FnMut(&Line),
+    ) -> Result<Analysis, EngineError> {
+        if let Some(problem) = request.problem() {
+            return Err(EngineError::BadRequest { problem });
+        }
+        if let Some(analysis) = Analysis::without_moves(&request.position) {
+            return Ok(analysis);
+        }
+        self.search(request, stop, on_line)
+    }
+
+    /// The engine's own part of [`Analyser::analyse`]: called only with a valid request on a
+    /// position that has legal moves.
+    fn search(
+        &mut self,
+        request: &Request,
+        stop: &StopSignal,
+        on_line: &mut dyn FnMut(&Line),
     ) -> Result<Analysis, EngineError>;
 
     /// [`Analyser::analyse`], asked once more (of a fresh process) when the first attempt

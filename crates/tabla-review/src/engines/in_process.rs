@@ -58,18 +58,12 @@ impl Analyser for TablaAnalyser {
         &self.id
     }
 
-    fn analyse(
+    fn search(
         &mut self,
         request: &Request,
         stop: &StopSignal,
         on_line: &mut dyn FnMut(&Line),
     ) -> Result<Analysis, EngineError> {
-        if let Some(problem) = request.problem() {
-            return Err(EngineError::BadRequest { problem });
-        }
-        if let Some(analysis) = Analysis::without_moves(&request.position) {
-            return Ok(analysis);
-        }
         if request.new_game {
             self.engine.new_game();
         }

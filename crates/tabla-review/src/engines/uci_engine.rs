@@ -414,18 +414,12 @@ impl Analyser for UciEngine {
         &self.id
     }
 
-    fn analyse(
+    fn search(
         &mut self,
         request: &Request,
         stop: &StopSignal,
         on_line: &mut dyn FnMut(&Line),
     ) -> Result<Analysis, EngineError> {
-        if let Some(problem) = request.problem() {
-            return Err(EngineError::BadRequest { problem });
-        }
-        if let Some(analysis) = Analysis::without_moves(&request.position) {
-            return Ok(analysis);
-        }
         if self.process.is_none() {
             self.launch()?;
         }
