@@ -8,10 +8,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 use tabla_pgn::{Game, Reader};
 use tabla_review::{
-    Budget, EngineSpec, Pool, Review, ReviewCounts, Rules, UciSpec, annotated_pgn, from_evals,
-    review_games,
+    Budget, CacheConfig, EngineSpec, EvalCache, Pool, Review, ReviewCounts, Reviewer, Rules,
+    UciSpec, annotated_pgn, from_evals,
 };
 
 /// The node budget of a position when none is given: a provisional choice (about a third of a
@@ -58,6 +59,19 @@ pub struct ReviewArgs {
     /// Whose marks: lichess's site (the default) or lichess's open-database files.
     #[arg(long, value_enum, default_value = "lichess")]
     rules: RulesArg,
+    /// The evaluation cache's folder (default: `evals` in tabla's data directory,
+    /// $XDG_DATA_HOME/tabla or ~/.local/share/tabla): every position is evaluated once per
+    /// engine, options and budget, across runs.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["no_cache", "from_evals"])]
+    cache: Option<PathBuf>,
+    /// Keep no evaluations between runs (positions repeated within the run are still evaluated
+    /// once).
+    #[arg(long)]
+    no_cache: bool,
+    /// Seconds between writes of new evaluations to the cache, at most (what an interrupted run
+    /// can lose).
+    #[arg(long, value_name = "SECS", default_value_t = tabla_review::FLUSH_EVERY.as_secs(), hide = true)]
+    flush_secs: u64,
 }
 
 /// `--rules`.
@@ -81,7 +95,7 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
         (_, _, Some(ms)) => Budget::MoveTime(std::time::Duration::from_millis(ms)),
         (nodes, _, _) => Budget::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
     };
-    let mut pool = if args.from_evals {
+    let mut engine = if args.from_evals {
         None
     } else {
         let spec = match &args.engine {
@@ -97,7 +111,9 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
             }
         };
         let size = args.engines.map_or_else(Pool::default_size, |n| n as usize);
-        Some(Pool::start(&spec, size)?)
+        let pool = Pool::start(&spec, size)?;
+        let cache = open_cache(&args, CacheConfig::of_pool(&pool, &spec, budget))?;
+        Some((pool, cache))
     };
     let mut file_out = match &args.out {
         Some(path) => Some(BufWriter::new(
@@ -106,7 +122,11 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
         None => None,
     };
     let bar = progress();
+    let started = Instant::now();
     let mut counts = ReviewCounts::default();
+    let mut reviewer = engine.as_mut().map(|(pool, cache)| {
+        Reviewer::new(pool, budget, rules, cache).flush_every(Duration::from_secs(args.flush_secs))
+    });
     for input in &args.inputs {
         let source: Box<dyn Read> = if input.as_os_str() == "-" {
             Box::new(io::stdin().lock())
@@ -124,8 +144,16 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
             if batch.is_empty() {
                 break;
             }
-            let reviews: Vec<Review> = match pool.as_mut() {
-                Some(pool) => review_games(&batch, pool, &budget, rules, &mut counts),
+            let reviews: Vec<Review> = match reviewer.as_mut() {
+                Some(reviewer) => {
+                    let before = counts;
+                    let reviews = reviewer.review(&batch, &mut |now| {
+                        show(&bar, &before.plus(now), started);
+                    })?;
+                    counts = before.plus(&reviewer.counts);
+                    reviewer.counts = ReviewCounts::default();
+                    reviews
+                }
                 None => batch
                     .iter()
                     .map(|game| {
@@ -156,11 +184,7 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
                 }
                 write_review(out, game, review, args.json)?;
             }
-            bar.set_position(counts.games);
-            bar.set_message(format!(
-                "{} positions, {} evaluated",
-                counts.positions, counts.evaluated
-            ));
+            show(&bar, &counts, started);
         }
     }
     bar.finish_and_clear();
@@ -204,6 +228,32 @@ fn write_review(
     Ok(())
 }
 
+/// The evaluation cache of a run: `--cache DIR`, tabla's data directory, or (`--no-cache`, or
+/// no data directory) one in memory.
+fn open_cache(args: &ReviewArgs, config: CacheConfig) -> anyhow::Result<EvalCache> {
+    if args.no_cache {
+        return Ok(EvalCache::in_memory());
+    }
+    let root = match &args.cache {
+        Some(dir) => dir.clone(),
+        None => match tabla::data_dir() {
+            Some(dir) => dir.join("evals"),
+            None => {
+                eprintln!(
+                    "warning: no data directory ($XDG_DATA_HOME and $HOME unset): evaluations are not kept after this run (--cache DIR keeps them)"
+                );
+                return Ok(EvalCache::in_memory());
+            }
+        },
+    };
+    let mut cache = EvalCache::open(&root, &config)
+        .with_context(|| "opening the evaluation cache (--no-cache runs without it)")?;
+    for warning in cache.take_warnings() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(cache)
+}
+
 /// A counter of games on standard error when it is a terminal.
 fn progress() -> ProgressBar {
     if !io::stderr().is_terminal() {
@@ -214,4 +264,17 @@ fn progress() -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// The progress line: games, positions done of those known, searches a second, cache hits.
+fn show(bar: &ProgressBar, counts: &ReviewCounts, started: Instant) {
+    let seconds = started.elapsed().as_secs_f64().max(1e-3);
+    bar.set_position(counts.games);
+    bar.set_message(format!(
+        "{} of {} positions, {:.0} evaluated/s, {} from cache",
+        counts.evaluated + counts.from_cache,
+        counts.positions,
+        counts.evaluated as f64 / seconds,
+        counts.from_cache
+    ));
 }

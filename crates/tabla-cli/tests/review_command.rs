@@ -5,8 +5,16 @@
 
 mod common;
 
-use common::{scratch_file, tabla, testdata_dir};
+use common::{Run, scratch_file, tabla_env, testdata_dir};
 use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Runs `tabla` with a data directory of its own ($XDG_DATA_HOME), fresh for each run: the
+/// default evaluation cache of one test's run never answers another's.
+fn tabla(args: &[&str]) -> Run {
+    let home = tempfile::tempdir().expect("a temporary data directory");
+    tabla_env(args, &[("XDG_DATA_HOME", home.path().as_os_str())])
+}
 
 /// The scholar's mate: 3... Nf6?? allows mate in one (any other defence of f7 holds).
 const SCHOLAR: &str =
@@ -189,4 +197,253 @@ fn an_engine_that_does_not_exist_is_named() {
     // Options need an engine to go to.
     let run = tabla(&["review", "x.pgn", "--engine-option", "Hash=1"]);
     assert_eq!(run.code, 2);
+}
+
+/// The games of testdata/review/lichess-evals.pgn, a real file of 37 games.
+fn lichess_games() -> String {
+    testdata_dir()
+        .join("review/lichess-evals.pgn")
+        .to_str()
+        .expect("UTF-8 path")
+        .to_owned()
+}
+
+/// The summary line's counts: games, positions, evaluated, from cache, errors.
+fn summary(run: &Run) -> [u64; 5] {
+    let line = run.last_line();
+    let numbers: Vec<u64> = line
+        .split(", ")
+        .filter_map(|part| part.rsplit(' ').next()?.parse().ok())
+        .collect();
+    numbers
+        .try_into()
+        .unwrap_or_else(|_| panic!("a summary line, not {line:?}; stderr {}", run.stderr))
+}
+
+fn cache_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for config in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        for file in std::fs::read_dir(config.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            // Not the temporary files of writes under way (`.tmp-…`).
+            let whole = !file.file_name().to_string_lossy().starts_with('.');
+            if whole && file.path().extension().is_some_and(|e| e == "parquet") {
+                files.push(file.path());
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn a_second_run_evaluates_nothing_and_reviews_the_same() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let cache = dir.path().join("cache");
+    let games = lichess_games();
+    let run = |out: &str| {
+        let out = dir.path().join(out);
+        let args = [
+            "review",
+            &games,
+            "--json",
+            "--depth",
+            "3",
+            "--cache",
+            cache.to_str().expect("UTF-8 path"),
+            "--out",
+            out.to_str().expect("UTF-8 path"),
+        ];
+        let run = tabla(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        (
+            summary(&run),
+            std::fs::read_to_string(out).expect("the output file"),
+        )
+    };
+    let (first, first_out) = run("first.json");
+    let (second, second_out) = run("second.json");
+    // Every game and position counted the same way both times.
+    assert_eq!((first[0], first[1]), (37, second[1]));
+    // The games share positions (their openings), so fewer searches than positions...
+    assert!(
+        first[2] < first[1] && first[2] > 0 && first[3] == 0,
+        "{first:?}"
+    );
+    // ...and the second run searches none: every distinct position comes from the cache.
+    assert_eq!((second[2], second[3]), (0, first[2]), "{second:?}");
+    assert_eq!(first_out, second_out);
+    // Without a cache, the same reviews.
+    let out = dir.path().join("uncached.json");
+    let uncached = tabla(&[
+        "review",
+        &games,
+        "--json",
+        "--depth",
+        "3",
+        "--no-cache",
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(summary(&uncached)[2], first[2]);
+    assert_eq!(std::fs::read_to_string(out).expect("output"), first_out);
+}
+
+#[test]
+fn the_default_cache_is_in_the_data_directory() {
+    let home = tempfile::tempdir().expect("temporary directory");
+    let pgn = scratch_file("review-default-cache.pgn", SCHOLAR);
+    let args = [
+        "review",
+        pgn.to_str().expect("UTF-8 path"),
+        "--json",
+        "--depth",
+        "3",
+    ];
+    let vars = [("XDG_DATA_HOME", home.path().as_os_str())];
+    let first = tabla_env(&args, &vars);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stderr.contains("evaluated 8, from cache 0"),
+        "{}",
+        first.stderr
+    );
+    assert_eq!(cache_files(&home.path().join("tabla/evals")).len(), 1);
+    let second = tabla_env(&args, &vars);
+    assert!(
+        second.stderr.contains("evaluated 0, from cache 8"),
+        "{}",
+        second.stderr
+    );
+    assert_eq!(first.stdout, second.stdout);
+}
+
+#[test]
+fn an_interrupted_run_keeps_what_it_evaluated_and_the_next_resumes() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let cache = dir.path().join("cache");
+    let cache_arg = cache.to_str().expect("UTF-8 path").to_owned();
+    let games = lichess_games();
+    // Written after every search, so that there is something to keep when the run is killed.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tabla"))
+        .args(["review", &games, "--json", "--depth", "7", "--engines", "1"])
+        .args(["--cache", &cache_arg, "--flush-secs", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("tabla starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while cache_files(&cache).len() < 3 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // Still running: the kill interrupts it (SIGKILL: no destructor, no last write).
+    assert!(
+        child.try_wait().expect("status").is_none(),
+        "the run ended before it was killed"
+    );
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    let kept = cache_files(&cache).len();
+    assert!(kept >= 3, "{kept} files");
+
+    let out = dir.path().join("resumed.json");
+    let resumed = tabla(&[
+        "review",
+        &games,
+        "--json",
+        "--depth",
+        "7",
+        "--cache",
+        &cache_arg,
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let [_, _, evaluated, from_cache, _] = summary(&resumed);
+    assert!(from_cache >= 3 && evaluated > 0, "{:?}", summary(&resumed));
+    // The same reviews as a run that was never interrupted.
+    let fresh_out = dir.path().join("fresh.json");
+    let fresh = tabla(&[
+        "review",
+        &games,
+        "--json",
+        "--depth",
+        "7",
+        "--no-cache",
+        "--out",
+        fresh_out.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(summary(&fresh)[2], evaluated + from_cache);
+    assert_eq!(
+        std::fs::read_to_string(out).expect("output"),
+        std::fs::read_to_string(fresh_out).expect("output")
+    );
+}
+
+#[test]
+fn two_runs_at_once_share_the_cache_safely() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let cache = dir.path().join("cache");
+    let cache_arg = cache.to_str().expect("UTF-8 path").to_owned();
+    let games = lichess_games();
+    let start = |name: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tabla"))
+            .args(["review", &games, "--json", "--depth", "4", "--engines", "1"])
+            .args(["--cache", &cache_arg, "--flush-secs", "0", "--out"])
+            .arg(dir.path().join(name))
+            .output()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| start("a.json"));
+        let b = s.spawn(|| start("b.json"));
+        (a.join().expect("thread"), b.join().expect("thread"))
+    });
+    for run in [a, b] {
+        let run = run.expect("tabla runs");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    let text = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect("output");
+    assert_eq!(text("a.json"), text("b.json"));
+    // Between them they wrote every position (more than 64 files: this run compacts them).
+    let out = dir.path().join("c.json");
+    let third = tabla(&[
+        "review",
+        &games,
+        "--json",
+        "--depth",
+        "4",
+        "--cache",
+        &cache_arg,
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(summary(&third)[2], 0, "{}", third.stderr);
+    assert_eq!(text("c.json"), text("a.json"));
+    assert!(cache_files(&cache).len() <= 2, "{:?}", cache_files(&cache));
+}
+
+#[test]
+fn a_cache_folder_that_cannot_be_made_is_an_error() {
+    let pgn = scratch_file("review-bad-cache.pgn", SCHOLAR);
+    let file = scratch_file("review-not-a-folder", "a file");
+    let run = tabla(&[
+        "review",
+        pgn.to_str().expect("UTF-8 path"),
+        "--depth",
+        "2",
+        "--cache",
+        file.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("evaluation cache") && run.stderr.contains("review-not-a-folder"),
+        "{}",
+        run.stderr
+    );
 }

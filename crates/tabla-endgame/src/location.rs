@@ -31,13 +31,10 @@ pub fn default_path_with(
     if let Some(dir) = set(DIR_VARIABLE) {
         return dir.join(name);
     }
-    if let Some(dir) = set("XDG_DATA_HOME") {
-        return dir.join("tabla").join(name);
+    match tabla::data_dir_with(&env) {
+        Some(dir) => dir.join(name),
+        None => PathBuf::from(name),
     }
-    if let Some(home) = set("HOME") {
-        return home.join(".local/share/tabla").join(name);
-    }
-    PathBuf::from(name)
 }
 
 /// The default directory of the tables of up to five men (`tabla tb`, `tabla serve --tb-dir`):

@@ -1,11 +1,13 @@
 //! Reviews with an engine: every position of a batch of games evaluated by a [`Pool`], each
-//! distinct position once, then each game judged ([`judge`]).
+//! distinct position once and none an [`EvalCache`] already has, then each game judged
+//! ([`judge`]).
 
 use crate::{
-    Analysis, BestMove, Budget, EngineError, Eval, Mainline, Pool, PositionInfo, Request, Review,
-    ReviewError, Rules, judge,
+    Analysis, BestMove, Budget, CacheError, EngineError, Eval, EvalCache, Mainline, Pool,
+    PositionInfo, Request, Review, ReviewError, Rules, judge,
 };
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 use tabla::Position;
 use tabla_pgn::Game;
 
@@ -16,12 +18,33 @@ pub struct ReviewCounts {
     pub games: u64,
     /// Positions in the games reviewed (before every move, and the last).
     pub positions: u64,
-    /// Positions the engine evaluated (each distinct position of a batch once).
+    /// Positions the engines searched (each distinct position once).
     pub evaluated: u64,
-    /// Positions answered from an evaluation cache.
+    /// Distinct positions answered from the evaluation cache (evaluated by an earlier batch or
+    /// run).
     pub from_cache: u64,
     /// Games that could not be reviewed.
     pub errors: u64,
+}
+
+impl ReviewCounts {
+    /// These counts and `other`'s added.
+    ///
+    /// ```
+    /// use tabla_review::ReviewCounts;
+    /// let a = ReviewCounts { games: 1, positions: 10, evaluated: 4, from_cache: 6, errors: 0 };
+    /// let b = ReviewCounts { games: 2, positions: 5, evaluated: 5, from_cache: 0, errors: 1 };
+    /// assert_eq!(a.plus(&b).to_string(), "games 3, positions 15, evaluated 9, from cache 6, errors 1");
+    /// ```
+    pub fn plus(&self, other: &ReviewCounts) -> ReviewCounts {
+        ReviewCounts {
+            games: self.games + other.games,
+            positions: self.positions + other.positions,
+            evaluated: self.evaluated + other.evaluated,
+            from_cache: self.from_cache + other.from_cache,
+            errors: self.errors + other.errors,
+        }
+    }
 }
 
 impl std::fmt::Display for ReviewCounts {
@@ -34,18 +57,9 @@ impl std::fmt::Display for ReviewCounts {
     }
 }
 
-/// A position as a key for sharing evaluations: its FEN without the move counters (placement,
-/// side to move, castling rights, en passant square), so transpositions share one search.
-fn position_key(position: &Position) -> String {
-    let fen = position.to_fen();
-    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
-}
-
 /// Reviews `games` with the engines of `pool` at `budget`, judging by `rules`, and adds what it
-/// did to `counts`. Each distinct position of the batch is searched once, by a fresh search
-/// (`ucinewgame` first), so that a fixed node budget gives the same review whichever engine of
-/// the pool takes a position. A game that cannot be read to its end, or one of whose positions
-/// the engine fails on twice, gets a [`Review`] with its `error`; the other games are reviewed.
+/// did to `counts`: [`Reviewer::review`] with a cache in memory for this call only, and no
+/// progress report.
 ///
 /// ```
 /// use tabla_pgn::Reader;
@@ -67,67 +81,169 @@ pub fn review_games(
     rules: Rules,
     counts: &mut ReviewCounts,
 ) -> Vec<Review> {
-    // Step 1: each game's mainline and positions; the distinct positions of the batch.
-    let mut lines: Vec<Result<(Mainline, Vec<usize>), ReviewError>> = Vec::new();
-    let mut distinct: Vec<Position> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for game in games {
-        counts.games += 1;
-        let line = Mainline::from_game(game).and_then(|line| {
-            let start = game.start.as_ref().ok_or(ReviewError::NoStartPosition)?;
-            let positions = std::iter::once(start).chain(game.mainline().map(|n| &n.position));
-            let slots = positions
-                .map(|position| {
-                    *index.entry(position_key(position)).or_insert_with(|| {
-                        distinct.push(position.clone());
-                        distinct.len() - 1
-                    })
-                })
-                .collect::<Vec<_>>();
-            Ok((line, slots))
-        });
-        if let Ok((_, slots)) = &line {
-            counts.positions += slots.len() as u64;
+    let mut cache = EvalCache::in_memory();
+    let mut reviewer = Reviewer::new(pool, *budget, rules, &mut cache);
+    // A cache in memory has no file to fail on.
+    let reviews = reviewer.review(games, &mut |_| {}).unwrap_or_default();
+    *counts = counts.plus(&reviewer.counts);
+    reviews
+}
+
+/// How often a review writes what its engines evaluated to the cache's files, at most: what an
+/// interrupted run can lose.
+pub const FLUSH_EVERY: Duration = Duration::from_secs(15);
+
+/// Reviews batches of games with a [`Pool`] of engines and an [`EvalCache`]: each position is
+/// evaluated once per cache, across the batches of a run and, with a cache on disk, across
+/// runs. What it did accumulates in [`Reviewer::counts`].
+///
+/// Each position is searched by a fresh search (`ucinewgame` first), so that a fixed node
+/// budget gives the same evaluation whichever engine of the pool takes a position, and
+/// whichever game it came from.
+pub struct Reviewer<'a> {
+    pool: &'a mut Pool,
+    budget: Budget,
+    rules: Rules,
+    cache: &'a mut EvalCache,
+    flush_every: Duration,
+    /// What the reviews so far did.
+    pub counts: ReviewCounts,
+}
+
+impl<'a> Reviewer<'a> {
+    /// A reviewer with `pool`'s engines at `budget`, judging by `rules`, keeping evaluations in
+    /// `cache` (made for this engine configuration: [`crate::CacheConfig::of_pool`]).
+    pub fn new(
+        pool: &'a mut Pool,
+        budget: Budget,
+        rules: Rules,
+        cache: &'a mut EvalCache,
+    ) -> Reviewer<'a> {
+        Reviewer {
+            pool,
+            budget,
+            rules,
+            cache,
+            flush_every: FLUSH_EVERY,
+            counts: ReviewCounts::default(),
         }
-        lines.push(line);
     }
-    // Step 2: every distinct position searched once.
-    let requests = distinct
-        .iter()
-        .map(|position| Request::new(position.clone(), *budget).with_new_game());
-    let analyses = pool.analyse_all(requests);
-    counts.evaluated += distinct.len() as u64;
-    // Step 3: each game's positions filled in and judged.
-    lines
-        .into_iter()
-        .zip(games)
-        .map(|(line, game)| {
-            let review = line.and_then(|(mut line, slots)| {
-                for (i, &slot) in slots.iter().enumerate() {
-                    let info = evaluation(&distinct[slot], &analyses[slot]).map_err(|e| {
-                        ReviewError::Engine {
+
+    /// Writes new evaluations to the cache's files at least this often (default
+    /// [`FLUSH_EVERY`]); zero writes after every search.
+    pub fn flush_every(mut self, every: Duration) -> Reviewer<'a> {
+        self.flush_every = every;
+        self
+    }
+
+    /// Reviews `games`: the positions the cache lacks are searched (each distinct one once),
+    /// added to it and written to its files at least every [`Reviewer::flush_every`] and at the end;
+    /// `progress` is called after each search. A game that cannot be read to its end, or one of
+    /// whose positions the engine fails on twice, gets a [`Review`] with its `error`; the other
+    /// games are reviewed. The error is the cache's, when it cannot write its files (the
+    /// searches of the batch are finished first, so the pool is ready for more).
+    pub fn review(
+        &mut self,
+        games: &[Game],
+        progress: &mut dyn FnMut(&ReviewCounts),
+    ) -> Result<Vec<Review>, CacheError> {
+        // Step 1: each game's mainline and positions; the distinct positions of the batch.
+        let mut lines: Vec<Result<(Mainline, Vec<usize>), ReviewError>> = Vec::new();
+        let mut distinct: Vec<Position> = Vec::new();
+        let mut index: HashMap<u128, usize> = HashMap::new();
+        for game in games {
+            self.counts.games += 1;
+            let line = Mainline::from_game(game).and_then(|line| {
+                let start = game.start.as_ref().ok_or(ReviewError::NoStartPosition)?;
+                let positions = std::iter::once(start).chain(game.mainline().map(|n| &n.position));
+                let slots = positions
+                    .map(|position| {
+                        *index.entry(position.wide_key()).or_insert_with(|| {
+                            distinct.push(position.clone());
+                            distinct.len() - 1
+                        })
+                    })
+                    .collect::<Vec<_>>();
+                Ok((line, slots))
+            });
+            if let Ok((_, slots)) = &line {
+                self.counts.positions += slots.len() as u64;
+            }
+            lines.push(line);
+        }
+        // Step 2: what the cache has; the rest searched, each distinct position once.
+        let mut infos: Vec<Option<Result<PositionInfo, String>>> = Vec::new();
+        let mut jobs: HashMap<u64, usize> = HashMap::new();
+        for (slot, position) in distinct.iter().enumerate() {
+            match self.cache.get(position) {
+                Some(info) => {
+                    self.counts.from_cache += 1;
+                    infos.push(Some(Ok(info)));
+                }
+                None => {
+                    let request = Request::new(position.clone(), self.budget).with_new_game();
+                    jobs.insert(self.pool.submit(request), slot);
+                    infos.push(None);
+                }
+            }
+        }
+        progress(&self.counts);
+        let mut failure = None;
+        let mut flushed = Instant::now();
+        while let Some(result) = self.pool.recv() {
+            let Some(&slot) = jobs.get(&result.id) else {
+                continue;
+            };
+            self.counts.evaluated += 1;
+            let info = evaluation(&distinct[slot], &result.outcome);
+            if let Ok(info) = &info {
+                self.cache.insert(&distinct[slot], info);
+            }
+            infos[slot] = Some(info);
+            if failure.is_none() && flushed.elapsed() >= self.flush_every {
+                failure = self.cache.flush().err();
+                flushed = Instant::now();
+            }
+            progress(&self.counts);
+        }
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        self.cache.flush()?;
+        // Step 3: each game's positions filled in and judged.
+        let reviews = lines
+            .into_iter()
+            .zip(games)
+            .map(|(line, game)| {
+                let review = line.and_then(|(mut line, slots)| {
+                    for (i, &slot) in slots.iter().enumerate() {
+                        let info = match &infos[slot] {
+                            Some(info) => info.clone(),
+                            None => Err("the engine gave no answer".to_owned()),
+                        };
+                        line.positions[i] = info.map_err(|message| ReviewError::Engine {
                             at: if i < line.moves.len() {
                                 format!("before {}", line.label(i))
                             } else {
                                 "after the last move".to_owned()
                             },
-                            message: e,
-                        }
-                    })?;
-                    line.positions[i] = info;
-                }
-                Ok(judge(&line, rules))
-            });
-            review.unwrap_or_else(|error| {
-                counts.errors += 1;
-                Review::failed(
-                    game.tag("White").map(str::to_owned),
-                    game.tag("Black").map(str::to_owned),
-                    &error,
-                )
+                            message,
+                        })?;
+                    }
+                    Ok(judge(&line, self.rules))
+                });
+                review.unwrap_or_else(|error| {
+                    self.counts.errors += 1;
+                    Review::failed(
+                        game.tag("White").map(str::to_owned),
+                        game.tag("Black").map(str::to_owned),
+                        &error,
+                    )
+                })
             })
-        })
-        .collect()
+            .collect();
+        Ok(reviews)
+    }
 }
 
 /// One position's evaluation, the engine's choice and its line, from its analysis.

@@ -35,7 +35,9 @@
 //! - [`judge_move`]: a move's [`Judgement`] by lichess's [`Rules`], the site's (the default) or
 //!   those of lichess's open-database files.
 //! - [`move_accuracy`], [`game_accuracy`], [`average_centipawn_loss`]: lichess's figures.
-//! - [`review_games`]: games reviewed with a [`Pool`] of engines, each distinct position once.
+//! - [`Reviewer`], [`review_games`]: games reviewed with a [`Pool`] of engines, each distinct
+//!   position once; with an [`EvalCache`] (Parquet files in tabla's data directory, one folder
+//!   per engine, options and budget: [`CacheConfig`]) once across runs.
 //! - [`judge`]: a [`Mainline`] with its positions' evaluations (and the engine's choices, when
 //!   known) to a [`Review`]; the engine layer and [`from_evals`] (the `[%eval]` comments a game
 //!   already has) both end there.
@@ -60,6 +62,7 @@
 
 mod accuracy;
 mod annotate;
+mod cache;
 mod engine_review;
 mod engines;
 mod eval;
@@ -75,7 +78,8 @@ pub use annotate::{
     AnnotateError, BLACK_ACCURACY_TAG, BLACK_ACPL_TAG, MAX_VARIATION_PLIES, WHITE_ACCURACY_TAG,
     WHITE_ACPL_TAG, annotate, annotated_pgn,
 };
-pub use engine_review::{ReviewCounts, review_games};
+pub use cache::{COMPACT_AT, CacheConfig, CacheError, EvalCache, evals_schema};
+pub use engine_review::{FLUSH_EVERY, ReviewCounts, Reviewer, review_games};
 pub use engines::{
     Analyser, Analysis, Budget, BudgetError, EngineError, EngineId, EngineSpec, IllegalMove,
     JobResult, Line, OptionKind, OptionSyntaxError, Pool, Request, Said, StopSignal, TablaAnalyser,

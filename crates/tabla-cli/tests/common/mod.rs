@@ -21,8 +21,14 @@ impl Run {
 
 /// Runs `tabla` with `args`.
 pub fn tabla(args: &[&str]) -> Run {
+    tabla_env(args, &[])
+}
+
+/// Runs `tabla` with `args` and the environment variables `vars` set.
+pub fn tabla_env(args: &[&str], vars: &[(&str, &std::ffi::OsStr)]) -> Run {
     let output = Command::new(env!("CARGO_BIN_EXE_tabla"))
         .args(args)
+        .envs(vars.iter().copied())
         .output()
         .expect("the tabla binary runs");
     Run {
