@@ -328,7 +328,7 @@ fn an_interrupted_run_keeps_what_it_evaluated_and_the_next_resumes() {
     let games = lichess_games();
     // Written after every search, so that there is something to keep when the run is killed.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tabla"))
-        .args(["review", &games, "--json", "--depth", "7", "--engines", "1"])
+        .args(["review", &games, "--json", "--depth", "5", "--engines", "1"])
         .args(["--cache", &cache_arg, "--flush-secs", "0"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -354,7 +354,7 @@ fn an_interrupted_run_keeps_what_it_evaluated_and_the_next_resumes() {
         &games,
         "--json",
         "--depth",
-        "7",
+        "5",
         "--cache",
         &cache_arg,
         "--out",
@@ -370,7 +370,7 @@ fn an_interrupted_run_keeps_what_it_evaluated_and_the_next_resumes() {
         &games,
         "--json",
         "--depth",
-        "7",
+        "5",
         "--no-cache",
         "--out",
         fresh_out.to_str().expect("UTF-8 path"),
@@ -387,7 +387,11 @@ fn two_runs_at_once_share_the_cache_safely() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let cache = dir.path().join("cache");
     let cache_arg = cache.to_str().expect("UTF-8 path").to_owned();
-    let games = lichess_games();
+    // Eight of the games (about 500 distinct positions): each run writes a file per search.
+    let all = std::fs::read_to_string(lichess_games()).expect("test data");
+    let eight: Vec<&str> = all.split("\n\n[Event ").take(8).collect();
+    let games = scratch_file("review-two-runs.pgn", &(eight.join("\n\n[Event ") + "\n"));
+    let games = games.to_str().expect("UTF-8 path").to_owned();
     let start = |name: &str| {
         std::process::Command::new(env!("CARGO_BIN_EXE_tabla"))
             .args(["review", &games, "--json", "--depth", "4", "--engines", "1"])
