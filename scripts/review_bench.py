@@ -58,6 +58,7 @@ A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
 """
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -186,14 +187,15 @@ def positions_to_search(games):
     return wanted
 
 
-def load_reference(path):
-    """The done positions of reference.jsonl; a torn last line (kill -9) is cut off."""
+def load_reference(path, repair=False):
+    """The done positions of reference.jsonl. A torn last line (kill -9 in the middle of a
+    write) is passed over, and with `repair` (the searching run, holding the lock) cut off."""
     done = {}
     if not path.exists():
         return done
     data = path.read_bytes()
     end = data.rfind(b"\n") + 1
-    if end < len(data):
+    if end < len(data) and repair:
         with open(path, "r+b") as f:
             f.truncate(end)
         print(f"cut a torn last line of {path} ({len(data) - end} bytes)", flush=True)
@@ -202,6 +204,17 @@ def load_reference(path):
             entry = json.loads(line)
             done[entry["epd"]] = entry
     return done
+
+
+def lock_reference(work):
+    """The searching run's lock (reference.lock): one at a time; None when another holds it."""
+    handle = open(work / "reference.lock", "a")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        return None
+    return handle
 
 
 def white_score(info, board):
@@ -303,7 +316,11 @@ def cmd_reference(args, work):
         lower_priority()
     games = load_games(work)
     path = work / REFERENCE
-    done = load_reference(path)
+    lock = None if args.finish else lock_reference(work)
+    if lock is None and not args.finish:
+        sys.exit(f"another `reference` run holds {work / 'reference.lock'}; `reference "
+                 "--finish` only reads")
+    done = load_reference(path, repair=lock is not None)
     limits = {e.get("limit") for e in done.values()}
     if limits and limits != {args.nodes}:
         sys.exit(f"{path} was made with node budgets {sorted(limits)}, not {args.nodes}")
@@ -342,7 +359,7 @@ def cmd_reference(args, work):
                     print(f"{time.strftime('%H:%M:%S')} {len(wanted) - len(todo) + count}/"
                           f"{len(wanted)} positions, {elapsed / count:.2f} s a position this run,"
                           f" about {left:.2f} h left", flush=True)
-        done = load_reference(path)
+        done = load_reference(path, repair=True)
     missing = [epd for epd in wanted if epd not in done]
     if missing:
         print(f"{len(missing)} positions still to search; no {REFERENCE_PGN} yet", flush=True)
