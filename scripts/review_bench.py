@@ -16,7 +16,8 @@ matched by (game index, ply):
 The games: 200 real lichess games of ../shared/data/pgn/lichess_db_1000k.pgn (from the
 repository's root), none of testdata/review/lichess-evals.pgn (compared by the Site tag), each
 of 10 plies or more; chosen deterministically (the games ordered by the SHA-256 of their Site
-tag, the first 200 taken, kept in file order), mainline only, comments stripped.
+tag and index in the file, the first 200 taken, kept in file order), mainline only, comments
+stripped.
 
 The reference: Stockfish at 1,500,000 nodes a position (Threads=1, Hash=64, a fresh search
 for each position: `ucinewgame` first), every distinct position (by EPD) before each mainline
@@ -25,9 +26,9 @@ JSON line of `reference.jsonl`, `{"epd", "cp" | "mate", "best", "nodes", "limit"
 from WHITE's point of view (centipawns, or moves to mate, negative when Black mates), read as
 `tabla review --engine` reads it (the last exact score, not a last unfinished iteration's bound;
 `"bound"` when there was only a bound), `best` the engine's `bestmove` in UCI, `nodes` those
-searched, `limit` the node budget; a line is flushed
-and synced as soon as its search ends, so a restart (even after kill -9) skips the positions
-done. Once all are done, `reference.pgn` holds the games with `[%eval]` comments as lichess
+searched, `limit` the node budget; a line is flushed and synced as soon as its search ends, so
+a restart (even after kill -9) skips the positions done; one searching run at a time
+(reference.lock). Once all are done, `reference.pgn` holds the games with `[%eval]` comments as lichess
 exports them (White's view, pawns with 2 decimals, `#N`), the start position's evaluation in a
 comment before the first move (tabla's `--from-evals` reads it there; without it the start
 position would count as 15 centipawns), and the reference marks are those of
@@ -45,12 +46,13 @@ summary line in NAME.meta.json.
 Usage (all files in --dir, default /work/bench/review; every step resumable):
 
     python3 scripts/review_bench.py games                      # games200.pgn
-    nohup nice -n 19 python3 scripts/review_bench.py reference --workers 1 \\
-        > /work/bench/review/reference.log 2>&1 &            # hours; rerun to resume
+    setsid nohup nice -n 19 python3 scripts/review_bench.py reference --workers 1 \\
+        > /work/bench/review/reference.log 2>&1 < /dev/null &  # hours; rerun to resume
+    # (setsid: a session, so an autogroup, of its own, which the script sets to nice 19)
     python3 scripts/review_bench.py reference --finish         # reference.pgn (automatic at the end)
     python3 scripts/review_bench.py candidate tabla-300k -- --nodes 300000 --engines 2
     python3 scripts/review_bench.py candidate sf-100k -- --engine /usr/games/stockfish \\
-        --nodes 100000 --engines 2
+        --engine-option Hash=64 --nodes 100000 --engines 2
     python3 scripts/review_bench.py compare sf-100k tabla-300k
 
 A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
