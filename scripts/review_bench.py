@@ -28,9 +28,9 @@ from WHITE's point of view (centipawns, or moves to mate, negative when Black ma
 `"bound"` when there was only a bound), `best` the engine's `bestmove` in UCI, `nodes` those
 searched, `limit` the node budget; a line is flushed and synced as soon as its search ends, so
 a restart (even after kill -9) skips the positions done; one searching run at a time
-(reference.lock). Once all are done, `reference.pgn` holds the games with `[%eval]` comments as lichess
-exports them (White's view, pawns with 2 decimals, `#N`), the start position's evaluation in a
-comment before the first move (tabla's `--from-evals` reads it there; without it the start
+(reference.lock). Once all are done, `reference.pgn` holds the games with `[%eval]` comments
+as lichess exports them (White's view, pawns with 2 decimals, `#N`), the start position's
+evaluation in a comment before the first move (tabla's `--from-evals` reads it there; without it the start
 position would count as 15 centipawns), and the reference marks are those of
 `tabla review --from-evals --json reference.pgn`.
 
