@@ -30,8 +30,8 @@ searched, `limit` the node budget; a line is flushed and synced as soon as its s
 a restart (even after kill -9) skips the positions done; one searching run at a time
 (reference.lock). Once all are done, `reference.pgn` holds the games with `[%eval]` comments
 as lichess exports them (White's view, pawns with 2 decimals, `#N`), the start position's
-evaluation in a comment before the first move (tabla's `--from-evals` reads it there; without it the start
-position would count as 15 centipawns), and the reference marks are those of
+evaluation in a comment before the first move (tabla's `--from-evals` reads it there; without
+it the start position would count as 15 centipawns), and the reference marks are those of
 `tabla review --from-evals --json reference.pgn`.
 
 One correction: tabla's engine review, as lichess, does not mark a move that is the engine's
@@ -49,7 +49,7 @@ Usage (all files in --dir, default /work/bench/review; every step resumable):
     setsid nohup nice -n 19 python3 scripts/review_bench.py reference --workers 1 \\
         > /work/bench/review/reference.log 2>&1 < /dev/null &  # hours; rerun to resume
     # (setsid: a session, so an autogroup, of its own, which the script sets to nice 19)
-    python3 scripts/review_bench.py reference --finish         # reference.pgn (automatic at the end)
+    python3 scripts/review_bench.py reference --finish   # reference.pgn (automatic at the end)
     python3 scripts/review_bench.py candidate tabla-300k -- --nodes 300000 --engines 2
     python3 scripts/review_bench.py candidate sf-100k -- --engine /usr/games/stockfish \\
         --engine-option Hash=64 --nodes 100000 --engines 2
