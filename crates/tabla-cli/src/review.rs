@@ -11,13 +11,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tabla_pgn::{Game, Reader};
 use tabla_review::{
-    Budget, CacheConfig, EngineSpec, EvalCache, Pool, Review, ReviewCounts, Reviewer, Rules,
-    UciSpec, annotated_pgn, from_evals,
+    Budget, CacheConfig, DEFAULT_NODES, EngineSpec, EvalCache, Pool, Review, ReviewCounts,
+    Reviewer, Rules, UciSpec, annotated_pgn, from_evals,
 };
-
-/// The node budget of a position when none is given: a provisional choice (about a third of a
-/// second of tabla's engine), to be set from the review-quality curve against Stockfish.
-pub const DEFAULT_NODES: u64 = 300_000;
 
 /// Games reviewed together: their distinct positions are searched once.
 const BATCH_GAMES: usize = 64;

@@ -92,3 +92,8 @@ pub use mainline::{BestMove, Ending, Mainline, PlayedMove, PositionInfo};
 pub use review::{MoveReview, Review, SideReview, judge};
 pub use review_error::ReviewError;
 pub use win::{win_percent, winning_chances};
+
+/// The node budget of a position when none is given, for every front end (`tabla review`,
+/// Python's `tabla.review`): a provisional choice (about a third of a second of tabla's engine),
+/// to be set from the review-quality curve against Stockfish.
+pub const DEFAULT_NODES: u64 = 300_000;
