@@ -42,6 +42,13 @@ create_exception!(
     TablaError,
     "SAN that more than one legal move matches."
 );
+create_exception!(
+    tabla,
+    EngineError,
+    TablaError,
+    "An engine that cannot be started (no program at the path, an option it does not list, no \
+     handshake), a badly written engine option, or an engine used after it was closed."
+);
 
 /// Adds the exception classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -55,6 +62,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidMoveError", py.get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", py.get_type::<AmbiguousMoveError>())?;
+    m.add("EngineError", py.get_type::<EngineError>())?;
     Ok(())
 }
 

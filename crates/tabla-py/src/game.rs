@@ -19,6 +19,11 @@ impl Game {
             game: Arc::new(game),
         }
     }
+
+    /// The game's value, shared (a review clones it with the GIL released).
+    pub(crate) fn inner(&self) -> &Arc<tabla_pgn::Game> {
+        &self.game
+    }
 }
 
 #[pymethods]
@@ -232,6 +237,18 @@ pub struct Eval {
 
 #[pymethods]
 impl Eval {
+    /// `Eval(cp=17)` or `Eval(mate=-3)`: exactly one of the two.
+    #[new]
+    #[pyo3(signature = (cp = None, mate = None))]
+    fn py_new(cp: Option<i32>, mate: Option<i32>) -> PyResult<Eval> {
+        match (cp, mate) {
+            (Some(_), None) | (None, Some(_)) => Ok(Eval { cp, mate }),
+            _ => Err(crate::errors::TablaError::new_err(
+                "an Eval is centipawns (cp=...) or a mate (mate=...): give exactly one",
+            )),
+        }
+    }
+
     fn __repr__(&self) -> String {
         match (self.cp, self.mate) {
             (Some(cp), _) => format!("Eval(cp={cp})"),

@@ -2,9 +2,11 @@
 //!
 //! The Python extension module `tabla._tabla`, built by maturin into the wheel `tabla-chess`
 //! (import name `tabla`): tabla's game model ([`position`]: `Position`, `Move`) and its PGN
-//! reader ([`reader`]: `read_games`, [`game`]: `Game`, `GameMove`), and `tabla convert`'s
-//! tables as Arrow in memory ([`arrow`]: `read_pgn_arrow`), and `tabla db` (`db`, with the feature of that name, on by default). Errors are Python
-//! exceptions, subclasses of `ValueError` ([`errors`]) carrying tabla's messages.
+//! reader ([`reader`]: `read_games`, [`game`]: `Game`, `GameMove`), `tabla convert`'s tables as
+//! Arrow in memory ([`arrow`]: `read_pgn_arrow`), games reviewed as lichess reviews them
+//! ([`review`]: `NativeEngine`, behind `tabla.review` and `tabla.Engine`), and `tabla db` (`db`,
+//! with the feature of that name, on by default). Errors are Python exceptions, subclasses of
+//! `ValueError` ([`errors`]) carrying tabla's messages.
 //!
 //! The Python side (docstrings, the `.pyi` stubs and the pytest suite against python-chess) is in
 //! `python/tabla/` and `tests/`; `pip install ./crates/tabla-py` builds and installs it.
@@ -18,6 +20,7 @@ mod errors;
 mod game;
 mod position;
 mod reader;
+mod review;
 
 /// The module `tabla._tabla`, re-exported by the package `tabla`.
 #[pymodule]
@@ -32,6 +35,11 @@ fn _tabla(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arrow::ArrowStream>()?;
     m.add_function(wrap_pyfunction!(arrow::read_pgn_streams, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::empty_table_stream, m)?)?;
+    m.add_class::<review::NativeEngine>()?;
+    m.add_function(wrap_pyfunction!(review::check_review_args, m)?)?;
+    m.add_function(wrap_pyfunction!(review::from_evals_json, m)?)?;
+    m.add_function(wrap_pyfunction!(review::annotated_pgn_of, m)?)?;
+    m.add("DEFAULT_NODES", tabla_review::DEFAULT_NODES)?;
     #[cfg(feature = "db")]
     {
         m.add_class::<db::NativeDatabase>()?;

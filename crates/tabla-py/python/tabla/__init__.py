@@ -15,6 +15,13 @@ a chess toolkit written in Rust, with an API that python-chess users find famili
     >>> [m.san for m in game.moves], game.moves[-1].clock
     (['e4', 'e5', 'Nf3'], 301.0)
 
+Games reviewed as lichess reviews them, by tabla's engine or any UCI engine (``review``,
+``Engine``; see ``help(tabla.review)``)::
+
+    >>> r = tabla.review(game, depth=6)
+    >>> r.moves[0].san, r.white.name
+    ('e4', None)
+
 Errors are subclasses of ``ValueError`` (``TablaError`` and below) carrying tabla's messages.
 """
 
@@ -22,6 +29,7 @@ import os as _os
 
 from ._tabla import (
     AmbiguousMoveError,
+    EngineError,
     Eval,
     FenError,
     Game,
@@ -37,6 +45,7 @@ from ._tabla import (
     read_games,
     read_pgn_streams as _read_pgn_streams,
 )
+from ._review import DEFAULT_NODES, BestMove, Engine, MoveReview, Review, Side, review
 
 
 def read_pgn_arrow(paths, positions=False, threads=None, *, slice=None):
@@ -69,7 +78,11 @@ def read_pgn_arrow(paths, positions=False, threads=None, *, slice=None):
 
 
 __all__ = [
+    "DEFAULT_NODES",
     "AmbiguousMoveError",
+    "BestMove",
+    "Engine",
+    "EngineError",
     "Eval",
     "FenError",
     "Game",
@@ -79,9 +92,13 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "MoveReview",
     "Position",
+    "Review",
+    "Side",
     "TablaError",
     "__version__",
     "read_games",
     "read_pgn_arrow",
+    "review",
 ]

@@ -7,6 +7,7 @@ import pyarrow
 
 from ._tabla import (
     AmbiguousMoveError as AmbiguousMoveError,
+    EngineError as EngineError,
     Eval as Eval,
     FenError as FenError,
     Game as Game,
@@ -20,6 +21,15 @@ from ._tabla import (
     TablaError as TablaError,
     __version__ as __version__,
     read_games as read_games,
+)
+from ._review import (
+    DEFAULT_NODES as DEFAULT_NODES,
+    BestMove as BestMove,
+    Engine as Engine,
+    MoveReview as MoveReview,
+    Review as Review,
+    Side as Side,
+    review as review,
 )
 
 _Paths = str | os.PathLike[str] | list[str | os.PathLike[str]]

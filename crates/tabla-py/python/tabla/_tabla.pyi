@@ -11,6 +11,7 @@ class InvalidPositionError(FenError): ...
 class InvalidMoveError(TablaError): ...
 class IllegalMoveError(TablaError): ...
 class AmbiguousMoveError(TablaError): ...
+class EngineError(TablaError): ...
 
 @final
 class Move:
@@ -73,8 +74,9 @@ class Position:
 
 @final
 class Eval:
-    """An engine evaluation from White's point of view."""
+    """An engine evaluation from White's point of view: ``Eval(cp=17)`` or ``Eval(mate=-3)``."""
 
+    def __init__(self, cp: int | None = None, mate: int | None = None) -> None: ...
     @property
     def cp(self) -> int | None: ...
     @property
@@ -191,3 +193,42 @@ def db_import(
     threads: int | None = None,
     memory: int | None = None,
 ) -> dict[str, int]: ...
+
+DEFAULT_NODES: int
+
+_Rules = Literal["lichess", "lichess-database", "lichess_database"]
+
+@final
+class NativeEngine:
+    """A pool of engines for reviews (tabla.Engine wraps it)."""
+
+    def __init__(
+        self,
+        path: str | None = None,
+        options: list[tuple[str, str]] = ...,
+        engines: int | None = None,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    def review_json(
+        self,
+        games: list[Game],
+        nodes: int | None = None,
+        depth: int | None = None,
+        movetime: int | None = None,
+        rules_name: _Rules = "lichess",
+    ) -> list[str]: ...
+    def close(self) -> None: ...
+
+def check_review_args(
+    nodes: int | None = None,
+    depth: int | None = None,
+    movetime: int | None = None,
+    rules_name: _Rules = "lichess",
+) -> None: ...
+def from_evals_json(games: list[Game], rules_name: _Rules = "lichess") -> list[str]: ...
+def annotated_pgn_of(game: Game, review_json: str) -> str: ...
