@@ -156,8 +156,8 @@ impl NativeEngine {
             }
         };
         let pool = py
-            .detach(|| Pool::start(&spec, size))
-            .map_err(|e| EngineError::new_err(e.to_string()))?;
+            .detach(|| Pool::start(&spec, size).map_err(|e| e.to_string()))
+            .map_err(EngineError::new_err)?;
         Ok(NativeEngine {
             name: pool.engine().to_string(),
             size: pool.size(),

@@ -392,6 +392,9 @@ def test_bad_options_and_types_raise():
         tabla.review(42)
     with pytest.raises(TypeError, match="held a str"):
         tabla.review(["1. e4 *"])
+    for bad in [{}, {"cp": 1, "mate": 2}]:
+        with pytest.raises(tabla.TablaError, match="exactly one"):
+            tabla.Eval(**bad)
     assert issubclass(tabla.EngineError, tabla.TablaError)
     assert issubclass(tabla.TablaError, ValueError)
     assert tabla.DEFAULT_NODES == 300_000
