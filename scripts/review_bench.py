@@ -25,7 +25,7 @@ move and the final one, unless the game ended in mate or stalemate there. Each r
 JSON line of `reference.jsonl`, `{"epd", "cp" | "mate", "best", "nodes", "limit"}`, the score
 from WHITE's point of view (centipawns, or moves to mate, negative when Black mates), read as
 `tabla review --engine` reads it (the last exact score, not a last unfinished iteration's bound;
-`"bound"` when there was only a bound), `best` the engine's `bestmove` in UCI, `nodes` those
+`"bound"` when there was only a bound), `best` the first move of that score's line in UCI, `nodes` those
 searched, `limit` the node budget; a line is flushed and synced as soon as its search ends, so
 a restart (even after kill -9) skips the positions done; one searching run at a time
 (reference.lock). Once all are done, `reference.pgn` holds the games with `[%eval]` comments
@@ -254,7 +254,8 @@ def open_engine(path):
 def search(engine, fen, nodes):
     """One fresh search, read as tabla reads a UCI engine: the score of the last report with an
     exact score (Stockfish stopped by its node budget last reports the unfinished iteration's
-    bound), the last bound only when no exact score came; `best` the engine's `bestmove`; the
+    bound), the last bound only when no exact score came; `best` the first move of that line
+    (the engine's `bestmove` when it has none); the
     largest node count reported."""
     board = chess.Board(fen)
     kept, kept_exact, most_nodes = None, False, None
@@ -274,7 +275,9 @@ def search(engine, fen, nodes):
     entry = white_score(kept, board)
     if not kept_exact:
         entry["bound"] = "lower" if kept.get("lowerbound") else "upper"
-    move = best.move or ((kept.get("pv") or [None])[0])
+    # The first move of the line the score comes from, as tabla review takes the engine's
+    # choice (`bestmove` can come from an iteration the node budget cut short).
+    move = (kept.get("pv") or [None])[0] or best.move
     entry["best"] = move.uci() if move else None
     entry["nodes"] = most_nodes
     entry["limit"] = nodes

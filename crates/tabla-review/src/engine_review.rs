@@ -257,9 +257,13 @@ fn evaluation(
         info.eval = Some(Eval::from_score(line.score, position.turn()));
         info.pv = line.pv.iter().map(|mv| mv.to_string()).collect();
     }
+    // The first move of the line whose score is the evaluation: under a node or time budget the
+    // engine's `bestmove` can come from an iteration it did not finish, whose score is unknown,
+    // and then "X was best" would stand beside a line that starts with another move.
     let best = analysis
-        .best_move
-        .or_else(|| analysis.best().and_then(|l| l.pv.first().copied()));
+        .best()
+        .and_then(|l| l.pv.first().copied())
+        .or(analysis.best_move);
     info.best = best.map(|mv| BestMove {
         san: position.san(mv),
         uci: position.uci(mv),
