@@ -39,6 +39,7 @@ fn _tabla(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(review::check_review_args, m)?)?;
     m.add_function(wrap_pyfunction!(review::from_evals_json, m)?)?;
     m.add_function(wrap_pyfunction!(review::annotated_pgn_of, m)?)?;
+    m.add_function(wrap_pyfunction!(review::default_cache_dir, m)?)?;
     m.add("DEFAULT_NODES", tabla_review::DEFAULT_NODES)?;
     #[cfg(feature = "db")]
     {

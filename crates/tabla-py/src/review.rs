@@ -9,12 +9,13 @@
 use crate::errors::{EngineError, TablaError};
 use crate::game::Game;
 use pyo3::prelude::*;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tabla_review::{
-    Budget, DEFAULT_NODES, EngineSpec, Pool, Review, ReviewCounts, Rules, UciSpec, annotated_pgn,
-    from_evals, review_games,
+    Budget, CacheConfig, DEFAULT_NODES, EngineSpec, EvalCache, Pool, PositionInfo, Request, Review,
+    Reviewer, Rules, UciSpec, annotated_pgn, from_evals,
 };
 
 /// Games reviewed together, as `tabla review` batches them: their distinct positions are
@@ -101,6 +102,11 @@ fn to_json(review: &Review) -> PyResult<String> {
 pub struct NativeEngine {
     /// `None` once closed.
     pool: Mutex<Option<Pool>>,
+    /// What the engines were started from (the evaluation cache's configuration).
+    spec: EngineSpec,
+    /// Evaluations kept in memory across reviews, one cache per budget (by the cache folder's
+    /// name), when no cache folder is given.
+    memory: Mutex<HashMap<String, EvalCache>>,
     /// The engine as it named itself, with its path (`Stockfish 16 (/usr/games/stockfish)`).
     name: String,
     /// How many engines search at once.
@@ -162,6 +168,8 @@ impl NativeEngine {
             name: pool.engine().to_string(),
             size: pool.size(),
             pool: Mutex::new(Some(pool)),
+            spec,
+            memory: Mutex::new(HashMap::new()),
         })
     }
 
@@ -183,9 +191,12 @@ impl NativeEngine {
         self.lock().is_none()
     }
 
-    /// Reviews `games`, each distinct position of a batch once; one JSON text per game, in
-    /// order. A game that cannot be reviewed has its `error`; the others are reviewed.
-    #[pyo3(signature = (games, nodes = None, depth = None, movetime = None, rules_name = "lichess"))]
+    /// Reviews `games`, each distinct position once; one JSON text per game, in order. A game
+    /// that cannot be reviewed has its `error`; the others are reviewed. Evaluations are kept in
+    /// memory for the engine's later reviews at the same budget, or, with `cache`, in that
+    /// evaluation-cache folder (as `tabla review --cache`), across runs.
+    #[pyo3(signature = (games, nodes = None, depth = None, movetime = None, rules_name = "lichess", cache = None))]
+    #[allow(clippy::too_many_arguments)]
     fn review_json(
         &self,
         py: Python<'_>,
@@ -194,6 +205,7 @@ impl NativeEngine {
         depth: Option<i64>,
         movetime: Option<i64>,
         rules_name: &str,
+        cache: Option<PathBuf>,
     ) -> PyResult<Vec<String>> {
         let budget = budget(nodes, depth, movetime)?;
         let rules = rules(rules_name)?;
@@ -203,15 +215,80 @@ impl NativeEngine {
             let Some(pool) = guard.as_mut() else {
                 return Err(closed_error());
             };
-            let mut counts = ReviewCounts::default();
+            let config = CacheConfig::of_pool(pool, &self.spec, budget);
+            let mut memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+            let mut on_disk = match &cache {
+                Some(root) => Some(
+                    EvalCache::open(root, &config)
+                        .map_err(|e| TablaError::new_err(e.to_string()))?,
+                ),
+                None => None,
+            };
+            let cache = match on_disk.as_mut() {
+                Some(cache) => cache,
+                None => memory
+                    .entry(config.dir_name())
+                    .or_insert_with(EvalCache::in_memory),
+            };
+            let mut reviewer = Reviewer::new(pool, budget, rules, cache);
             let mut out = Vec::with_capacity(games.len());
             for batch in games.chunks(BATCH_GAMES) {
                 let batch: Vec<tabla_pgn::Game> = batch.iter().map(|g| (**g).clone()).collect();
-                for review in review_games(&batch, pool, &budget, rules, &mut counts) {
+                let reviews = reviewer
+                    .review(&batch, &mut |_| {})
+                    .map_err(|e| TablaError::new_err(e.to_string()))?;
+                for review in reviews {
                     out.push(to_json(&review)?);
                 }
                 // Ctrl-C (KeyboardInterrupt) between batches; the pool stays usable.
                 Python::attach(|py| py.check_signals())?;
+            }
+            Ok(out)
+        })
+    }
+
+    /// Analyses each position (FEN) by a fresh search at the budget: one JSON text each,
+    /// `{"cp"|"mate", "best", "pv"}` (White's point of view, UCI; without moves, `mate` 0 when
+    /// checkmated, `cp` 0 in stalemate) or `{"error"}` for a FEN that cannot be read or an engine that
+    /// failed on it twice.
+    #[pyo3(signature = (fens, nodes = None, depth = None, movetime = None))]
+    fn analyse_json(
+        &self,
+        py: Python<'_>,
+        fens: Vec<String>,
+        nodes: Option<i64>,
+        depth: Option<i64>,
+        movetime: Option<i64>,
+    ) -> PyResult<Vec<String>> {
+        let budget = budget(nodes, depth, movetime)?;
+        py.detach(|| {
+            let mut guard = self.lock();
+            let Some(pool) = guard.as_mut() else {
+                return Err(closed_error());
+            };
+            let positions: Vec<Result<tabla::Position, String>> = fens
+                .iter()
+                .map(|fen| tabla::Position::from_fen(fen).map_err(|e| format!("FEN {fen:?}: {e}")))
+                .collect();
+            let requests = positions
+                .iter()
+                .flatten()
+                .map(|p| Request::new(p.clone(), budget).with_new_game());
+            let mut analyses = pool.analyse_all(requests).into_iter();
+            let mut out = Vec::with_capacity(fens.len());
+            for position in &positions {
+                let value = match position {
+                    Err(error) => serde_json::json!({ "error": error }),
+                    Ok(position) => match analyses.next() {
+                        Some(Ok(analysis)) => {
+                            let info = PositionInfo::from_analysis(position, &analysis);
+                            analysis_json(&info)
+                        }
+                        Some(Err(error)) => serde_json::json!({ "error": error.to_string() }),
+                        None => serde_json::json!({ "error": "no answer" }),
+                    },
+                };
+                out.push(value.to_string());
             }
             Ok(out)
         })
@@ -225,6 +302,28 @@ impl NativeEngine {
             drop(pool);
         });
     }
+}
+
+/// The evaluation cache's default folder, as `tabla review` uses it: `evals` in tabla's data
+/// directory (`$XDG_DATA_HOME/tabla` or `~/.local/share/tabla`); `None` without one.
+#[pyfunction]
+pub fn default_cache_dir() -> Option<PathBuf> {
+    tabla::data_dir().map(|dir| dir.join("evals"))
+}
+
+/// An analysis as `analyse_json` gives it.
+fn analysis_json(info: &PositionInfo) -> serde_json::Value {
+    let (cp, mate) = match info.eval {
+        Some(tabla_review::Eval::Cp(cp)) => (Some(cp), None),
+        Some(tabla_review::Eval::Mate(m)) => (None, Some(m)),
+        None => (None, None),
+    };
+    serde_json::json!({
+        "cp": cp,
+        "mate": mate,
+        "best": info.best.as_ref().map(|b| b.uci.clone()),
+        "pv": info.pv,
+    })
 }
 
 fn closed_error() -> PyErr {

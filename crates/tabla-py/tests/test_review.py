@@ -398,3 +398,72 @@ def test_bad_options_and_types_raise():
     assert issubclass(tabla.EngineError, tabla.TablaError)
     assert issubclass(tabla.TablaError, ValueError)
     assert tabla.DEFAULT_NODES == 300_000
+
+
+def test_analyse_answers_each_position_in_order():
+    mate_in_one = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+    # Black to move and mated by ...Ra1# (by hand): White's point of view, so negative.
+    black_mates = "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1"
+    # A position without moves: stalemate (Black to move, king in the corner, no check).
+    stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+    assert chess.Board(stalemate).is_stalemate()
+    with tabla.Engine(engines=2) as engine:
+        one = engine.analyse(mate_in_one, depth=4)
+        many = engine.analyse([black_mates, "not a fen", stalemate, mate_in_one], depth=4)
+    assert one == {"cp": None, "mate": 1, "best": "a1a8", "pv": ["a1a8"]}
+    assert many[0]["mate"] == -1 and many[0]["best"] == "a8a1"
+    assert "not a fen" in many[1]["error"]
+    # Answered without a search: stalemate is a draw (cp 0), a mated side has mate 0.
+    assert many[2] == {"cp": 0, "mate": None, "best": None, "pv": []}
+    with tabla.Engine(engines=1) as engine:
+        mated = engine.analyse("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", nodes=1000)
+    assert mated == {"cp": None, "mate": 0, "best": None, "pv": []}
+    assert many[3] == one
+    # Every line is legal in its position (python-chess checks).
+    for fen, answer in [(mate_in_one, one), (black_mates, many[0])]:
+        board = chess.Board(fen)
+        for uci in answer["pv"]:
+            board.push_uci(uci)
+
+
+def test_a_cache_folder_keeps_the_evaluations_between_engines(tmp_path):
+    pyarrow_parquet = pytest.importorskip("pyarrow.parquet")
+    games = list(tabla.read_games((TESTDATA / "review" / "lichess-evals.pgn").read_bytes()))[:3]
+    with tabla.Engine(engines=2) as engine:
+        first = engine.review(games, depth=3, cache=tmp_path)
+    folders = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert len(folders) == 1
+    config = json.loads((folders[0] / "_config.json").read_text())
+    assert config["budget"] == "depth 3" and config["engine"].startswith("tabla ")
+    rows = pyarrow_parquet.read_table(folders[0]).to_pylist()
+    # One row per distinct position of the three games (python-chess counts them), holding the
+    # evaluation the reviews show.
+    distinct = set()
+    for game in games:
+        board = chess.Board()
+        distinct.add(board.epd())
+        for move in game.moves:
+            board.push_uci(move.uci)
+            distinct.add(board.epd())
+    assert len(rows) == len(distinct)
+    best_moves = {row["best"] for row in rows}
+    for review in first:
+        for move in review.moves:
+            if move.best is not None:
+                assert move.best.uci in best_moves
+    # Another engine with the same budget finds them: the same reviews.
+    with tabla.Engine(engines=1) as other:
+        second = other.review(games, depth=3, cache=tmp_path)
+    assert [r.to_dict() for r in second] == [r.to_dict() for r in first]
+    # Only this call's folder: a budget of its own.
+    tabla.review(games[0], depth=2, cache=str(tmp_path))
+    assert len([p for p in tmp_path.iterdir() if p.is_dir()]) == 2
+
+
+def test_cache_true_uses_the_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = next(tabla.read_games(SCHOLAR.encode()))
+    tabla.review(game, depth=2, cache=True)
+    assert list((tmp_path / "tabla" / "evals").glob("*/_config.json"))
+    with pytest.raises(tabla.TablaError, match="from_evals"):
+        tabla.review(game, from_evals=True, cache=True)

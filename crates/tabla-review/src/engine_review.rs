@@ -246,27 +246,50 @@ impl<'a> Reviewer<'a> {
     }
 }
 
-/// One position's evaluation, the engine's choice and its line, from its analysis.
+/// One position's evaluation, the engine's choice and its line, from its analysis (the error's
+/// text when there is none).
 fn evaluation(
     position: &Position,
     analysis: &Result<Analysis, EngineError>,
 ) -> Result<PositionInfo, String> {
     let analysis = analysis.as_ref().map_err(ToString::to_string)?;
-    let mut info = PositionInfo::default();
-    if let Some(line) = analysis.best() {
-        info.eval = Some(Eval::from_score(line.score, position.turn()));
-        info.pv = line.pv.iter().map(|mv| mv.to_string()).collect();
+    Ok(PositionInfo::from_analysis(position, analysis))
+}
+
+impl PositionInfo {
+    /// What a review keeps of an engine's analysis of `position`: the evaluation of its first
+    /// line (White's point of view), that line in UCI, and its first move as the engine's
+    /// choice (the `bestmove` only when the analysis has no line).
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// use tabla_review::{Analyser, Budget, Eval, PositionInfo, Request, StopSignal, TablaAnalyser};
+    /// let mut engine = TablaAnalyser::new();
+    /// let position = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
+    /// let request = Request::new(position.clone(), Budget::Depth(4));
+    /// let analysis = engine.analyse(&request, &StopSignal::new(), &mut |_| {}).unwrap();
+    /// let info = PositionInfo::from_analysis(&position, &analysis);
+    /// assert_eq!(info.eval, Some(Eval::Mate(1)));
+    /// assert_eq!(info.best.unwrap().san, "Ra8#");
+    /// assert_eq!(info.pv, ["a1a8"]);
+    /// ```
+    pub fn from_analysis(position: &Position, analysis: &Analysis) -> PositionInfo {
+        let mut info = PositionInfo::default();
+        if let Some(line) = analysis.best() {
+            info.eval = Some(Eval::from_score(line.score, position.turn()));
+            info.pv = line.pv.iter().map(|mv| mv.to_string()).collect();
+        }
+        // The first move of the line whose score is the evaluation: under a node or time budget
+        // the engine's `bestmove` can come from an iteration it did not finish, whose score is
+        // unknown, and then "X was best" would stand beside a line that starts with another move.
+        let best = analysis
+            .best()
+            .and_then(|l| l.pv.first().copied())
+            .or(analysis.best_move);
+        info.best = best.map(|mv| BestMove {
+            san: position.san(mv),
+            uci: position.uci(mv),
+        });
+        info
     }
-    // The first move of the line whose score is the evaluation: under a node or time budget the
-    // engine's `bestmove` can come from an iteration it did not finish, whose score is unknown,
-    // and then "X was best" would stand beside a line that starts with another move.
-    let best = analysis
-        .best()
-        .and_then(|l| l.pv.first().copied())
-        .or(analysis.best_move);
-    info.best = best.map(|mv| BestMove {
-        san: position.san(mv),
-        uci: position.uci(mv),
-    });
-    Ok(info)
 }

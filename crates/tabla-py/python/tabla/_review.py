@@ -239,6 +239,19 @@ def _options(options) -> list[tuple[str, str]]:
     return pairs
 
 
+def _cache_dir(cache) -> str | None:
+    """The evaluation-cache folder ``cache`` names: ``None``/``False`` none, ``True`` the
+    default (as ``tabla review``), else the path given."""
+    if cache is None or cache is False:
+        return None
+    if cache is True:
+        folder = _tabla.default_cache_dir()
+        if folder is None:
+            raise TablaError("cache=True: no data directory ($XDG_DATA_HOME and $HOME unset)")
+        return folder
+    return os.fspath(cache)
+
+
 class Engine:
     """Engines kept running for reviews: tabla's own in process (``path=None``) or the UCI
     program at ``path`` with ``options`` set (``{"Hash": 64}`` or ``["Hash=64"]``), ``engines``
@@ -287,14 +300,48 @@ class Engine:
         depth: int | None = None,
         movetime: int | None = None,
         rules: str = "lichess",
+        cache=None,
     ):
         """Reviews a ``Game`` (answer: a ``Review``), or the games of PGN text or of an iterable
         of ``Game``s (answer: a list of ``Review``s), as ``tabla.review`` does, with these
-        engines. The GIL is released while they search."""
+        engines. The GIL is released while they search.
+
+        Each distinct position is searched once: the engine keeps its evaluations in memory
+        for its later reviews at the same budget; ``cache=True`` keeps them in ``tabla
+        review``'s evaluation cache (``evals`` in tabla's data directory), ``cache=PATH`` in
+        that folder, across runs and shared with ``tabla review --cache PATH``."""
         games, single = _games(game_or_pgn)
-        texts = self._native.review_json(games, nodes, depth, movetime, rules)
+        texts = self._native.review_json(
+            games, nodes, depth, movetime, rules, _cache_dir(cache)
+        )
         reviews = [Review.from_dict(json.loads(t), g) for t, g in zip(texts, games)]
         return reviews[0] if single else reviews
+
+    def analyse(
+        self,
+        fen_or_fens,
+        *,
+        nodes: int | None = None,
+        depth: int | None = None,
+        movetime: int | None = None,
+    ):
+        """Analyses a position (a FEN: the answer is a ``dict``) or each of a list of them (a
+        list of ``dict``s, in order) by a fresh search at the budget (``DEFAULT_NODES`` nodes
+        when none is given), spread over the engines: ``{"cp", "mate", "best", "pv"}`` with
+        the evaluation from White's point of view (answered without a search in a position
+        without moves: ``mate`` 0 when the side to move is checkmated, ``cp`` 0 in stalemate),
+        the engine's choice and its line in UCI; ``{"error"}`` for a
+        FEN that cannot be read or a position the engine failed on twice.
+
+            >>> with tabla.Engine(engines=1) as e:
+            ...     e.analyse("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", depth=4)
+            {'cp': None, 'mate': 1, 'best': 'a1a8', 'pv': ['a1a8']}
+        """
+        single = isinstance(fen_or_fens, str)
+        fens = [fen_or_fens] if single else list(fen_or_fens)
+        texts = self._native.analyse_json(fens, nodes, depth, movetime)
+        answers = [json.loads(t) for t in texts]
+        return answers[0] if single else answers
 
     def close(self) -> None:
         """Ends the engines and their processes (again: nothing)."""
@@ -322,6 +369,7 @@ def review(
     engines: int | None = None,
     rules: str = "lichess",
     from_evals: bool = False,
+    cache=None,
 ):
     """Reviews games as lichess does: every position of the mainline evaluated, every move
     marked and given an accuracy, each side's accuracy and ACPL.
@@ -341,6 +389,9 @@ def review(
     search at once (default: one per core). ``rules``: ``"lichess"`` (the site's marks) or
     ``"lichess-database"`` (those of lichess's open-database files). ``from_evals=True``: no
     engine, the games' own ``[%eval]`` comments are judged (as lichess exports analysed games).
+    ``cache``: ``True`` keeps the evaluations in ``tabla review``'s evaluation cache (``evals``
+    in tabla's data directory), a path in that folder, so that a later review of the same
+    positions with the same engine and budget searches none of them; default: none kept.
 
     Raises ``tabla.EngineError`` for an engine that cannot start (a path that is no engine, an
     option it does not list) or a badly written option, ``tabla.TablaError`` for other bad
@@ -366,6 +417,7 @@ def review(
             "nodes": nodes,
             "depth": depth,
             "movetime": movetime,
+            "cache": cache,
         }
         extra = [name for name, value in given.items() if value is not None]
         if extra:
@@ -381,11 +433,18 @@ def review(
                 "engine_options and engines are set when an Engine starts, not per review"
             )
         return engine.review(
-            games[0] if single else games, nodes=nodes, depth=depth, movetime=movetime, rules=rules
+            games[0] if single else games,
+            nodes=nodes,
+            depth=depth,
+            movetime=movetime,
+            rules=rules,
+            cache=cache,
         )
     else:
         # The budget and rules checked before any engine starts.
         _tabla.check_review_args(nodes, depth, movetime, rules)
         with Engine(engine, engine_options, engines) as e:
-            reviews = e.review(games, nodes=nodes, depth=depth, movetime=movetime, rules=rules)
+            reviews = e.review(
+                games, nodes=nodes, depth=depth, movetime=movetime, rules=rules, cache=cache
+            )
     return reviews[0] if single else reviews

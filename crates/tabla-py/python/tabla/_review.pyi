@@ -3,7 +3,7 @@
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 from ._tabla import Eval, Game
 
@@ -84,6 +84,7 @@ class Engine:
         depth: int | None = None,
         movetime: int | None = None,
         rules: Rules = "lichess",
+        cache: bool | str | os.PathLike[str] | None = None,
     ) -> Review: ...
     @overload
     def review(
@@ -94,7 +95,26 @@ class Engine:
         depth: int | None = None,
         movetime: int | None = None,
         rules: Rules = "lichess",
+        cache: bool | str | os.PathLike[str] | None = None,
     ) -> list[Review]: ...
+    @overload
+    def analyse(
+        self,
+        fen_or_fens: str,
+        *,
+        nodes: int | None = None,
+        depth: int | None = None,
+        movetime: int | None = None,
+    ) -> dict[str, Any]: ...
+    @overload
+    def analyse(
+        self,
+        fen_or_fens: Iterable[str],
+        *,
+        nodes: int | None = None,
+        depth: int | None = None,
+        movetime: int | None = None,
+    ) -> list[dict[str, Any]]: ...
     def close(self) -> None: ...
     def __enter__(self) -> Engine: ...
     def __exit__(self, *exc: object) -> None: ...
@@ -111,6 +131,7 @@ def review(
     engines: int | None = None,
     rules: Rules = "lichess",
     from_evals: bool = False,
+    cache: bool | str | os.PathLike[str] | None = None,
 ) -> Review: ...
 @overload
 def review(
@@ -124,4 +145,5 @@ def review(
     engines: int | None = None,
     rules: Rules = "lichess",
     from_evals: bool = False,
+    cache: bool | str | os.PathLike[str] | None = None,
 ) -> list[Review]: ...

@@ -2,8 +2,10 @@
 //! games of a run and across runs.
 //!
 //! On disk a configuration ([`CacheConfig`]) has a folder of its own under the cache's root
-//! (`<root>/<CacheConfig::dir_name>/`), holding `config.json` and Parquet files of evaluations
-//! (the columns are in [`evals_schema`]). A run adds files and never changes one:
+//! (`<root>/<CacheConfig::dir_name>/`), holding `_config.json` (the configuration; the leading
+//! `_` lets Spark, pyarrow and DataFusion read the folder as a table of its Parquet files) and
+//! Parquet files of evaluations (the columns are in [`evals_schema`]). A run adds files and
+//! never changes one:
 //!
 //! - **Crash-safe.** Each file is written under a temporary name, synced and renamed, so an
 //!   interrupted run leaves whole files only; what it flushed before stays and the next run
@@ -95,11 +97,11 @@ impl EvalCache {
             writer: format!("{}-{}", started.as_micros(), std::process::id()),
             ..EvalCache::in_memory()
         };
-        let config_path = dir.join("config.json");
+        let config_path = dir.join("_config.json");
         if !config_path.exists() {
             let text = serde_json::to_string_pretty(config)
                 .map_err(|e| CacheError::format(&config_path, e))?;
-            let tmp = dir.join(format!(".tmp-{}-config.json", cache.writer));
+            let tmp = dir.join(format!(".tmp-{}-_config.json", cache.writer));
             fs::write(&tmp, text + "\n").map_err(CacheError::io(&tmp))?;
             fs::rename(&tmp, &config_path).map_err(CacheError::io(&config_path))?;
         }
