@@ -21,7 +21,7 @@ const BATCH_GAMES: usize = 64;
 /// `tabla review` arguments.
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
-    /// PGN files (`-` for standard input).
+    /// PGN files, plain or zstd-compressed (`.pgn.zst`), or `-` for standard input.
     #[arg(value_name = "PGN|-", required = true)]
     inputs: Vec<PathBuf>,
     /// Write the output here rather than to standard output (which then gets the summary).
@@ -129,7 +129,10 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
         } else {
             Box::new(File::open(input).with_context(|| format!("opening {}", input.display()))?)
         };
-        let mut reader = Reader::new(source);
+        // A `.pgn.zst` file (lichess's database dumps) is decoded on the way.
+        let text = tabla_convert::PgnText::new(source)
+            .with_context(|| format!("reading {}", input.display()))?;
+        let mut reader = Reader::new(text);
         let mut games = reader.games();
         loop {
             let batch: Vec<Game> = games

@@ -451,3 +451,19 @@ fn a_cache_folder_that_cannot_be_made_is_an_error() {
         run.stderr
     );
 }
+
+#[test]
+fn a_zstd_compressed_file_is_reviewed_as_its_text() {
+    let plain = std::fs::read(lichess_games()).expect("test data");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let packed = dir.path().join("games.pgn.zst");
+    std::fs::write(&packed, zstd::encode_all(&plain[..], 3).expect("zstd")).expect("write");
+    let review = |path: &str| {
+        let run = tabla(&["review", path, "--from-evals", "--json"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    let from_packed = review(packed.to_str().expect("UTF-8 path"));
+    assert_eq!(from_packed.lines().count(), 37);
+    assert_eq!(from_packed, review(&lichess_games()));
+}
