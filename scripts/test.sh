@@ -8,6 +8,8 @@
 # web/'s npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's end, in seconds from the start, so that a slow phase shows in CI's log.
+phase() { echo "== test.sh: $1 done at ${SECONDS} s"; }
 # The tests use testdata/ always; the real-world corpus ($TABLA_CORPUS, relative to the repository
 # root, else ../shared/data) adds tests that are skipped without it, or fail with
 # TABLA_REQUIRE_CORPUS=1 (CI). Cargo hides a passing test's output, so say here which it is.
@@ -33,6 +35,7 @@ fi
 # Every feature: the game database (`db`, off in the quick build the README runs) is tested here;
 # the build without it is tested at the end.
 cargo test --workspace --all-features
+phase "cargo test --workspace --all-features"
 # The binaries cargo just built, wherever CARGO_TARGET_DIR puts them.
 target=$(realpath "${CARGO_TARGET_DIR:-target}")
 
@@ -40,6 +43,7 @@ target=$(realpath "${CARGO_TARGET_DIR:-target}")
 # and the corpus, with the binary cargo test just built (optimised: the test profile).
 python3 -c "import duckdb" 2>/dev/null || pip install -q duckdb
 python3 scripts/convert_e2e.py --tabla "$target/debug/tabla"
+phase "convert_e2e.py"
 
 # tabla for Python: the wheel built from a clone as the README says (`pip install
 # ./crates/tabla-py`, maturin through pip), into a virtual environment of its own, then its tests
@@ -50,7 +54,9 @@ venv="$target/py-venv"
 # The py-test profile (Cargo.toml): dependencies unoptimised, so DataFusion builds in minutes.
 CARGO_TARGET_DIR="$target" MATURIN_PEP517_ARGS="--profile py-test" \
   "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/tabla-py
+phase "the wheel's build"
 "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/tabla-py/tests
+phase "pytest"
 
 if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
@@ -61,8 +67,10 @@ fi
 (cd web && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } \
   && npm run unit \
   && TABLA_SERVE="$target/debug/tabla serve --port 0" npm test)
+phase "the web app's tests"
 
 # The quick build's own tabla-cli and tabla-web (the README's run command: without the feature
 # `db`): `tabla db` and `/api/db` say how to get the database, everything else as above. Last, as
 # it rebuilds the binary the tests above ran.
 cargo test -p tabla-cli -p tabla-web
+phase "cargo test -p tabla-cli -p tabla-web (without db)"
