@@ -1,6 +1,8 @@
 //! `tabla db`: a game collection as a database (import, info, compact, explore, search, export,
-//! sql).
+//! sql, review).
 
+use crate::Outcome;
+use crate::review::EngineArgs;
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::num::NonZeroUsize;
@@ -27,8 +29,11 @@ pub enum DbCommand {
     Search(SearchArgs),
     /// Write the database's games (under the filters, or those that reached a position) as PGN.
     Export(ExportArgs),
-    /// Run a read-only SQL query over the tables games, positions and explorer.
+    /// Run a read-only SQL query over the tables games, positions, explorer and the reviews'.
     Sql(SqlArgs),
+    /// Review the games (under the filters) with an engine, or from their [%eval]s, into the
+    /// tables evals, review_moves and review_games; games reviewed before are skipped.
+    Review(DbReviewArgs),
 }
 
 /// The database directory, and what the query engine may use.
@@ -206,9 +211,77 @@ pub struct SqlArgs {
     csv: bool,
 }
 
-/// Runs a `tabla db` subcommand.
-pub fn run(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
+#[derive(Args, Debug)]
+pub struct DbReviewArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    filters: FilterArgs,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs a `tabla db` subcommand: exit status 1 when `review` could not review a game.
+pub fn run(command: DbCommand, out: &mut impl Write) -> anyhow::Result<Outcome> {
     match command {
+        DbCommand::Review(args) => review(args, out),
+        other => {
+            run_other(other, out)?;
+            Ok(Outcome::Success)
+        }
+    }
+}
+
+/// `tabla db review`: the summary line `games G, positions P, evaluated E, from cache C, errors
+/// X` (of the games this run reviewed) on standard output, what was skipped on standard error.
+fn review(args: DbReviewArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    let filters = args.filters.filters()?;
+    let db = Database::open_with(&args.db.db, &args.db.engine())?;
+    let rules = args.engine.rules();
+    let budget = args.engine.budget();
+    let mut engine = args.engine.start()?;
+    let with = match engine.as_mut() {
+        None => tabla_db::ReviewWith::FromEvals,
+        Some((pool, spec)) => tabla_db::ReviewWith::Engine {
+            pool,
+            spec: &*spec,
+            budget,
+            flush_every: args.engine.flush_every(),
+        },
+    };
+    let bar = crate::review::progress();
+    let started = Instant::now();
+    let summary = db.review(&filters, with, rules, &mut |counts, total| {
+        if bar.length() != Some(total) {
+            bar.set_length(total);
+        }
+        crate::review::show(&bar, counts, started);
+    });
+    bar.finish_and_clear();
+    let summary = summary?;
+    crate::review::warn(summary.warnings.clone());
+    eprintln!(
+        "review {} ({} rules): {} games selected, {} reviewed before",
+        summary.engine, summary.rules, summary.selected, summary.already
+    );
+    if summary.counts.errors > 0 {
+        eprintln!(
+            "{} games could not be reviewed: SELECT game_id, error FROM review_games WHERE error IS NOT NULL",
+            summary.counts.errors
+        );
+    }
+    writeln!(out, "{}", summary.counts)?;
+    Ok(if summary.counts.errors > 0 {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Runs the subcommands other than `review`.
+fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    match command {
+        DbCommand::Review(_) => unreachable!("handled by run"),
         DbCommand::Import(args) => import(args, out),
         DbCommand::Compact(args) => {
             let start = Instant::now();

@@ -187,10 +187,7 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
         #[cfg(feature = "db")]
-        Command::Db(command) => {
-            db::run(*command, out)?;
-            Ok(Outcome::Success)
-        }
+        Command::Db(command) => db::run(*command, out),
         #[cfg(not(feature = "db"))]
         Command::Db { .. } => anyhow::bail!("tabla db: {}", tabla_web::WITHOUT_DB),
         Command::Review(args) => review::run(*args, out),

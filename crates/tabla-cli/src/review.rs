@@ -30,6 +30,23 @@ pub struct ReviewArgs {
     /// One JSON object per game per line (NDJSON) rather than annotated PGN.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// The evaluation cache's folder (default: `evals` in tabla's data directory,
+    /// $XDG_DATA_HOME/tabla or ~/.local/share/tabla): every position is evaluated once per
+    /// engine, options and budget, across runs.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["no_cache", "from_evals"])]
+    cache: Option<PathBuf>,
+    /// Keep no evaluations between runs (positions repeated within the run are still evaluated
+    /// once).
+    #[arg(long)]
+    no_cache: bool,
+}
+
+/// How games are reviewed: the engine, its options, the budget and the rules (`tabla review`
+/// and `tabla db review`).
+#[derive(Args, Debug)]
+pub struct EngineArgs {
     /// No engine: judge the `[%eval ...]` comments the games already carry (as lichess exports
     /// them); a game with a move lacking one is reported, not judged.
     #[arg(long, conflicts_with_all = ["engine", "engine_options", "engines", "nodes", "depth", "movetime"])]
@@ -55,19 +72,57 @@ pub struct ReviewArgs {
     /// Whose marks: lichess's site (the default) or lichess's open-database files.
     #[arg(long, value_enum, default_value = "lichess")]
     rules: RulesArg,
-    /// The evaluation cache's folder (default: `evals` in tabla's data directory,
-    /// $XDG_DATA_HOME/tabla or ~/.local/share/tabla): every position is evaluated once per
-    /// engine, options and budget, across runs.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["no_cache", "from_evals"])]
-    cache: Option<PathBuf>,
-    /// Keep no evaluations between runs (positions repeated within the run are still evaluated
-    /// once).
-    #[arg(long)]
-    no_cache: bool,
     /// Seconds between writes of new evaluations to the cache, at most (what an interrupted run
     /// can lose).
     #[arg(long, value_name = "SECS", default_value_t = tabla_review::FLUSH_EVERY.as_secs(), hide = true)]
     flush_secs: u64,
+}
+
+impl EngineArgs {
+    /// `--rules`.
+    pub fn rules(&self) -> Rules {
+        match self.rules {
+            RulesArg::Lichess => Rules::Lichess,
+            RulesArg::LichessDatabase => Rules::LichessDatabase,
+        }
+    }
+
+    /// Each position's budget: `--depth`, `--movetime`, else `--nodes` (default
+    /// [`DEFAULT_NODES`]).
+    pub fn budget(&self) -> Budget {
+        match (self.nodes, self.depth, self.movetime) {
+            (_, Some(depth), _) => Budget::Depth(depth),
+            (_, _, Some(ms)) => Budget::MoveTime(Duration::from_millis(ms)),
+            (nodes, _, _) => Budget::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
+        }
+    }
+
+    /// `--flush-secs`.
+    pub fn flush_every(&self) -> Duration {
+        Duration::from_secs(self.flush_secs)
+    }
+
+    /// The engines started (`None` with `--from-evals`), with what they were started from.
+    pub fn start(&self) -> anyhow::Result<Option<(Pool, EngineSpec)>> {
+        if self.from_evals {
+            return Ok(None);
+        }
+        let spec = match &self.engine {
+            None => EngineSpec::Tabla,
+            Some(path) => {
+                let mut spec = UciSpec::new(path);
+                for option in &self.engine_options {
+                    spec = spec
+                        .option_text(option)
+                        .with_context(|| format!("--engine-option {option:?}"))?;
+                }
+                EngineSpec::Uci(spec)
+            }
+        };
+        let size = self.engines.map_or_else(Pool::default_size, |n| n as usize);
+        let pool = Pool::start(&spec, size)?;
+        Ok(Some((pool, spec)))
+    }
 }
 
 /// `--rules`.
@@ -82,34 +137,14 @@ enum RulesArg {
 /// Runs `tabla review`: exit status 1 when a game could not be reviewed (its error is in the
 /// output and on standard error; the other games are reviewed).
 pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome> {
-    let rules = match args.rules {
-        RulesArg::Lichess => Rules::Lichess,
-        RulesArg::LichessDatabase => Rules::LichessDatabase,
-    };
-    let budget = match (args.nodes, args.depth, args.movetime) {
-        (_, Some(depth), _) => Budget::Depth(depth),
-        (_, _, Some(ms)) => Budget::MoveTime(std::time::Duration::from_millis(ms)),
-        (nodes, _, _) => Budget::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
-    };
-    let mut engine = if args.from_evals {
-        None
-    } else {
-        let spec = match &args.engine {
-            None => EngineSpec::Tabla,
-            Some(path) => {
-                let mut spec = UciSpec::new(path);
-                for option in &args.engine_options {
-                    spec = spec
-                        .option_text(option)
-                        .with_context(|| format!("--engine-option {option:?}"))?;
-                }
-                EngineSpec::Uci(spec)
-            }
-        };
-        let size = args.engines.map_or_else(Pool::default_size, |n| n as usize);
-        let pool = Pool::start(&spec, size)?;
-        let cache = open_cache(&args, CacheConfig::of_pool(&pool, &spec, budget))?;
-        Some((pool, cache))
+    let rules = args.engine.rules();
+    let budget = args.engine.budget();
+    let mut engine = match args.engine.start()? {
+        None => None,
+        Some((pool, spec)) => {
+            let cache = open_cache(&args, CacheConfig::of_pool(&pool, &spec, budget))?;
+            Some((pool, cache))
+        }
     };
     let mut file_out = match &args.out {
         Some(path) => Some(BufWriter::new(
@@ -121,7 +156,7 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
     let started = Instant::now();
     let mut counts = ReviewCounts::default();
     let mut reviewer = engine.as_mut().map(|(pool, cache)| {
-        Reviewer::new(pool, budget, rules, cache).flush_every(Duration::from_secs(args.flush_secs))
+        Reviewer::new(pool, budget, rules, cache).flush_every(args.engine.flush_every())
     });
     for input in &args.inputs {
         let source: Box<dyn Read> = if input.as_os_str() == "-" {
@@ -247,14 +282,19 @@ fn open_cache(args: &ReviewArgs, config: CacheConfig) -> anyhow::Result<EvalCach
     };
     let mut cache = EvalCache::open(&root, &config)
         .with_context(|| "opening the evaluation cache (--no-cache runs without it)")?;
-    for warning in cache.take_warnings() {
-        eprintln!("warning: {warning}");
-    }
+    warn(cache.take_warnings());
     Ok(cache)
 }
 
+/// What opening an evaluation cache skipped, on standard error.
+pub fn warn(warnings: Vec<String>) {
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
+}
+
 /// A counter of games on standard error when it is a terminal.
-fn progress() -> ProgressBar {
+pub fn progress() -> ProgressBar {
     if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -266,7 +306,7 @@ fn progress() -> ProgressBar {
 }
 
 /// The progress line: games, positions done of those known, searches a second, cache hits.
-fn show(bar: &ProgressBar, counts: &ReviewCounts, started: Instant) {
+pub fn show(bar: &ProgressBar, counts: &ReviewCounts, started: Instant) {
     let seconds = started.elapsed().as_secs_f64().max(1e-3);
     bar.set_position(counts.games);
     bar.set_message(format!(

@@ -437,3 +437,353 @@ fn compact_folds_the_imports_and_every_answer_stays() {
         run.stderr
     );
 }
+
+// `tabla db review`: reviews stored as tables, against testdata/review_reference.json
+// (python-chess and lichess's published rules, scripts/gen_review_reference.py).
+
+/// `testdata/review/lichess-evals.pgn`'s games (37, each with lichess's `[%eval]`s), as texts.
+fn evals_games() -> Vec<String> {
+    let path = common::testdata_dir()
+        .join("review")
+        .join("lichess-evals.pgn");
+    let text = std::fs::read_to_string(path).expect("lichess-evals.pgn");
+    let mut games: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("[Event ") || games.is_empty() {
+            games.push(String::new());
+        }
+        let game = games.last_mut().expect("a game");
+        game.push_str(line);
+        game.push('\n');
+    }
+    assert_eq!(games.len(), 37);
+    games
+}
+
+/// A PGN file of this test run holding `games`.
+fn pgn_file(name: &str, games: &[String]) -> String {
+    let path = common::scratch_file(name, &games.join("\n"));
+    utf8(&path).to_owned()
+}
+
+/// A fresh database of the PGN files `inputs`, imported one by one.
+fn review_db(name: &str, inputs: &[String]) -> PathBuf {
+    let db = fresh(name);
+    for input in inputs {
+        let run = tabla(&["db", "import", "--db", utf8(&db), "--threads", "1", input]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    db
+}
+
+/// `tabla db sql --json` rows.
+fn sql(db: &Path, query: &str) -> Vec<Value> {
+    let run = tabla(&["db", "sql", "--db", utf8(db), "--json", query]);
+    assert_eq!(run.code, 0, "{query}: {}", run.stderr);
+    let rows: Value = serde_json::from_str(&run.stdout).expect("JSON rows");
+    rows.as_array().expect("an array").clone()
+}
+
+/// `tabla db review --db DB args...`, its summary line's counts.
+fn db_review(db: &Path, args: &[&str]) -> (i32, [u64; 5], String) {
+    let mut full = vec!["db", "review", "--db", utf8(db)];
+    full.extend(args);
+    let run = tabla(&full);
+    let line = run.last_line().to_owned();
+    let counts: Vec<u64> = line
+        .split(", ")
+        .map(|f| {
+            f.rsplit(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{line:?}: {}", run.stderr))
+        })
+        .collect();
+    let counts: [u64; 5] = counts.try_into().unwrap_or_else(|_| panic!("{line}"));
+    assert!(
+        line.starts_with("games ") && line.contains(", from cache "),
+        "{line}"
+    );
+    (run.code, counts, run.stderr)
+}
+
+fn close(got: &Value, expected: &Value, what: &str) {
+    match (got.as_f64(), expected.as_f64()) {
+        (Some(g), Some(e)) => assert!((g - e).abs() < 1e-9, "{what}: {g} against {e}"),
+        _ => assert!(
+            got.is_null() && expected.is_null(),
+            "{what}: {got} against {expected}"
+        ),
+    }
+}
+
+#[test]
+fn db_review_from_evals_gives_the_reference_figures() {
+    let games = evals_games();
+    let db = review_db("review-evals", &[pgn_file("review-evals.pgn", &games)]);
+    let (code, counts, stderr) = db_review(&db, &["--from-evals"]);
+    assert_eq!(code, 0, "{stderr}");
+    // 2,231 moves in 37 games: 2,268 positions; no engine.
+    assert_eq!(counts, [37, 2268, 0, 0, 0]);
+    let reference: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::testdata_dir().join("review_reference.json"))
+            .expect("reference"),
+    )
+    .expect("JSON");
+    let expected = reference["games"].as_array().expect("games");
+    let rows = sql(
+        &db,
+        "SELECT g.site, r.* FROM review_games r JOIN games g USING (game_id) ORDER BY g.site",
+    );
+    assert_eq!(rows.len(), expected.len());
+    for e in expected {
+        let site = e["site"].as_str().expect("site");
+        let row = rows
+            .iter()
+            .find(|r| r["site"] == e["site"])
+            .unwrap_or_else(|| panic!("{site} not reviewed"));
+        assert_eq!(row["engine"], "from-evals");
+        assert_eq!(row["rules"], "lichess");
+        assert_eq!(row["error"], Value::Null, "{site}");
+        for side in ["white", "black"] {
+            let s = &e[side];
+            close(
+                &row[format!("{side}_accuracy")],
+                &s["accuracy"],
+                &format!("{site} {side} accuracy"),
+            );
+            for (column, key) in [
+                ("acpl", "acpl"),
+                ("inaccuracies", "inaccuracies"),
+                ("mistakes", "mistakes"),
+                ("blunders", "blunders"),
+            ] {
+                assert_eq!(
+                    row[format!("{side}_{column}")],
+                    s[key],
+                    "{site} {side} {key}"
+                );
+            }
+        }
+        assert_eq!(
+            row["moves"].as_u64(),
+            Some(e["moves"].as_array().expect("moves").len() as u64)
+        );
+    }
+    // Every move: its mark, accuracy, win% and evaluation, and who played it.
+    let moves = sql(
+        &db,
+        "SELECT g.site, m.ply, m.color, m.san, m.cp, m.mate, m.win, m.judgement, m.accuracy, m.best \
+         FROM review_moves m JOIN games g USING (game_id) ORDER BY g.site, m.ply",
+    );
+    let expected_moves: usize = expected
+        .iter()
+        .map(|e| e["moves"].as_array().expect("moves").len())
+        .sum();
+    assert_eq!(moves.len(), expected_moves);
+    for e in expected {
+        let site = &e["site"];
+        let got: Vec<&Value> = moves.iter().filter(|m| &m["site"] == site).collect();
+        for (m, x) in got.iter().zip(e["moves"].as_array().expect("moves")) {
+            let what = format!("{site} ply {}", x["ply"]);
+            assert_eq!(m["ply"], x["ply"], "{what}");
+            assert_eq!(m["san"], x["san"], "{what}");
+            let color = if x["ply"].as_u64().expect("ply") % 2 == 1 {
+                "white"
+            } else {
+                "black"
+            };
+            assert_eq!(m["color"], color, "{what}");
+            assert_eq!(m["cp"], x["eval"]["cp"], "{what}");
+            assert_eq!(m["mate"], x["eval"]["mate"], "{what}");
+            close(&m["win"], &x["win"], &format!("{what} win"));
+            close(&m["accuracy"], &x["accuracy"], &format!("{what} accuracy"));
+            assert_eq!(m["judgement"], x["judgement"], "{what}");
+            assert_eq!(m["best"], Value::Null, "{what}");
+        }
+    }
+    // The same games under lichess's database rules: a configuration of their own, lichess's
+    // `judgement_database` marks.
+    let (code, counts, stderr) = db_review(&db, &["--from-evals", "--rules", "lichess-database"]);
+    assert_eq!((code, counts[0]), (0, 37), "{stderr}");
+    let marks = sql(
+        &db,
+        "SELECT rules, COUNT(judgement) AS marks FROM review_moves GROUP BY rules ORDER BY rules",
+    );
+    let database_marks = expected
+        .iter()
+        .flat_map(|e| e["moves"].as_array().expect("moves"))
+        .filter(|m| !m["judgement_database"].is_null())
+        .count();
+    assert_eq!(marks[1]["rules"], "lichess-database");
+    assert_eq!(marks[1]["marks"].as_u64(), Some(database_marks as u64));
+    // Nothing left to review.
+    let (code, counts, _) = db_review(&db, &["--from-evals"]);
+    assert_eq!((code, counts), (0, [0; 5]));
+}
+
+#[test]
+fn db_review_with_an_engine_reviews_each_game_once() {
+    let games = evals_games();
+    let first = pgn_file("review-engine-1.pgn", &games[..4]);
+    let db = review_db("review-engine", &[first]);
+    let depth = ["--depth", "3", "--engines", "1"];
+    let (code, counts, stderr) = db_review(&db, &depth);
+    assert_eq!(code, 0, "{stderr}");
+    let [g, positions, evaluated, cached, errors] = counts;
+    assert_eq!((g, errors, cached), (4, 0, 0));
+    // Each distinct position once; the start position is in every game.
+    assert!(evaluated > 0 && evaluated < positions, "{counts:?}");
+    let stored = sql(
+        &db,
+        "SELECT COUNT(*) AS n, COUNT(DISTINCT engine) AS e FROM evals",
+    );
+    assert_eq!(stored[0]["n"].as_u64(), Some(evaluated));
+    assert_eq!(stored[0]["e"].as_u64(), Some(1));
+    // Again: nothing new to review, nothing evaluated.
+    let (code, counts, stderr) = db_review(&db, &depth);
+    assert_eq!((code, counts), (0, [0; 5]), "{stderr}");
+    assert!(
+        stderr.contains("4 games selected, 4 reviewed before"),
+        "{stderr}"
+    );
+    // Games added later: only they are reviewed, their known positions from the cache.
+    let second = pgn_file("review-engine-2.pgn", &games[4..7]);
+    let run = tabla(&["db", "import", "--db", utf8(&db), "--threads", "1", &second]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (code, counts, stderr) = db_review(&db, &depth);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!((counts[0], counts[4]), (3, 0));
+    assert!(
+        counts[3] >= 1,
+        "the start position comes from the cache: {counts:?}"
+    );
+    let rows = sql(
+        &db,
+        "SELECT (SELECT COUNT(*) FROM review_games) AS games, \
+                (SELECT COUNT(*) FROM review_moves) AS moves, \
+                (SELECT SUM(plies) FROM games) AS plies, \
+                (SELECT COUNT(*) FROM evals) AS evals, \
+                (SELECT COUNT(*) FROM review_moves m JOIN evals e \
+                   ON m.key_hi = e.key_hi AND m.key_lo = e.key_lo AND m.engine = e.engine \
+                   WHERE m.best = e.best) AS joined",
+    );
+    assert_eq!(rows[0]["games"].as_u64(), Some(7));
+    assert_eq!(rows[0]["moves"], rows[0]["plies"]);
+    assert_eq!(rows[0]["evals"].as_u64(), Some(evaluated + counts[2]));
+    // Every move's position is in `evals`, with the engine's choice the review shows.
+    assert_eq!(rows[0]["joined"], rows[0]["moves"]);
+    let info = tabla(&["db", "info", "--db", utf8(&db), "--json"]);
+    let info: Value = serde_json::from_str(&info.stdout).expect("info JSON");
+    let tables: Vec<&Value> = info["table_bytes"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .collect();
+    for name in ["evals", "review_moves", "review_games"] {
+        let t = tables.iter().find(|t| t["table"] == name).expect(name);
+        assert!(t["files"].as_u64() > Some(0), "{name}");
+    }
+}
+
+#[test]
+fn db_review_selects_by_the_filters() {
+    let games = evals_games();
+    let db = review_db("review-filters", &[pgn_file("review-filters.pgn", &games)]);
+    // The player of the most games, and how many each filter selects.
+    let players = sql(
+        &db,
+        "SELECT name, COUNT(*) AS n FROM (SELECT white AS name FROM games UNION ALL \
+         SELECT black FROM games) GROUP BY name ORDER BY n DESC, name LIMIT 1",
+    );
+    let player = players[0]["name"].as_str().expect("name").to_owned();
+    let as_white = sql(
+        &db,
+        &format!(
+            "SELECT game_id FROM games WHERE white = '{}' ORDER BY game_id",
+            player.replace('\'', "''")
+        ),
+    );
+    let (code, counts, stderr) = db_review(
+        &db,
+        &["--from-evals", "--player", &player, "--color", "white"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(counts[0], as_white.len() as u64);
+    let reviewed = sql(&db, "SELECT game_id FROM review_games ORDER BY game_id");
+    assert_eq!(reviewed, as_white);
+    // The rest of the player's games, then the rest of the database.
+    let all: u64 = sql(
+        &db,
+        &format!(
+            "SELECT COUNT(*) AS n FROM games WHERE white = '{0}' OR black = '{0}'",
+            player.replace('\'', "''")
+        ),
+    )[0]["n"]
+        .as_u64()
+        .expect("n");
+    let (_, counts, _) = db_review(&db, &["--from-evals", "--player", &player]);
+    assert_eq!(counts[0] + as_white.len() as u64, all);
+    let (_, counts, _) = db_review(&db, &["--from-evals", "--since", "2000-01"]);
+    assert_eq!(counts[0] + all, 37);
+    let (_, counts, _) = db_review(&db, &["--from-evals"]);
+    assert_eq!(counts[0], 0);
+}
+
+#[test]
+fn db_review_stores_a_game_it_cannot_review_and_refuses_bad_input() {
+    let games = vec![
+        evals_games()[0].clone(),
+        "[Event \"no evals\"]\n[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 2. Nf3 *\n".to_owned(),
+    ];
+    let db = review_db("review-errors", &[pgn_file("review-errors.pgn", &games)]);
+    let (code, counts, stderr) = db_review(&db, &["--from-evals"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!((counts[0], counts[4]), (2, 1));
+    let rows = sql(
+        &db,
+        "SELECT g.event, r.error, r.moves FROM review_games r JOIN games g USING (game_id) \
+         WHERE r.error IS NOT NULL",
+    );
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["event"], "no evals");
+    assert!(
+        rows[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("1. e4")),
+        "{rows:?}"
+    );
+    assert_eq!(rows[0]["moves"].as_u64(), Some(0));
+    // Stored with its error: not reviewed again.
+    let (code, counts, _) = db_review(&db, &["--from-evals"]);
+    assert_eq!((code, counts[0]), (0, 0));
+    let d = utf8(&db);
+    for (args, needle) in [
+        (vec!["--rating", "abc"], "--rating"),
+        (vec!["--since", "2024-13"], "2024-13"),
+        (vec!["--player", "x", "--color", "green"], "--color"),
+        (vec!["--color", "white"], "--player"),
+        (vec!["--from-evals", "--depth", "3"], "--depth"),
+        (vec!["--engine", "/no/such/engine"], "/no/such/engine"),
+        (vec!["--nodes", "0"], "--nodes"),
+    ] {
+        let mut full = vec!["db", "review", "--db", d];
+        full.extend(&args);
+        let run = tabla(&full);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stdout);
+        assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+    }
+    let run = tabla(&[
+        "db",
+        "review",
+        "--db",
+        utf8(&fresh("review-none")),
+        "--from-evals",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("not a tabla database"),
+        "{}",
+        run.stderr
+    );
+}

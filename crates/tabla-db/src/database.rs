@@ -67,7 +67,8 @@ pub struct Info {
 /// A table's size on disk.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct TableSize {
-    /// `games`, `positions`, `game_refs`, `explorer`, `totals`, `lists` or `lists_all`.
+    /// `games`, `positions`, `game_refs`, `explorer`, `totals`, `lists`, `lists_all`, `evals`,
+    /// `review_moves` or `review_games`.
     pub table: String,
     /// Parquet files.
     pub files: u64,
@@ -111,6 +112,11 @@ impl Database {
         Ok(self.lookups.get_or_init(|| lookups))
     }
 
+    /// The database's directory.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
     }
@@ -132,16 +138,32 @@ impl Database {
             "totals",
             "lists",
             "lists_all",
+            "evals",
+            "review_moves",
+            "review_games",
         ] {
             let mut size = TableSize {
                 table: table.to_owned(),
                 files: 0,
                 bytes: 0,
             };
-            let dirs = if table == "explorer" {
-                m.explorer_dirs()
-            } else {
-                m.batches.iter().map(|b| b.dir().join(table)).collect()
+            let dirs = match table {
+                "explorer" => m.explorer_dirs(),
+                "evals" => vec![PathBuf::from(crate::review::EVALS_DIR)],
+                "review_moves" | "review_games" => {
+                    let sub = table.trim_start_matches("review_");
+                    let mut dirs = Vec::new();
+                    for config in crate::review::subdirs(&self.dir.join(crate::review::REVIEW_DIR))?
+                    {
+                        for rules in crate::review::subdirs(&config)? {
+                            // Relative to the database's directory, as the others.
+                            let rel = rules.strip_prefix(&self.dir).unwrap_or(&rules);
+                            dirs.push(rel.join(sub));
+                        }
+                    }
+                    dirs
+                }
+                _ => m.batches.iter().map(|b| b.dir().join(table)).collect(),
             };
             for dir in dirs {
                 let (files, bytes) = parquet_size(&self.dir.join(dir))?;
@@ -170,7 +192,8 @@ impl Database {
     }
 
     /// Runs one read-only SQL query (`SELECT`, `WITH`, `EXPLAIN`, `SHOW`, `DESCRIBE`) over the
-    /// tables `games`, `positions` and `explorer`.
+    /// tables `games`, `positions`, `game_refs`, `explorer`, and the reviews' `evals`,
+    /// `review_moves` and `review_games` ([`Database::review`]).
     pub fn sql(&self, query: &str) -> Result<Vec<RecordBatch>, DbError> {
         use datafusion::execution::context::SQLOptions;
         let options = SQLOptions::new()

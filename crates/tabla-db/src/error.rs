@@ -69,6 +69,12 @@ pub enum DbError {
     /// The query engine failed.
     #[error("query engine: {0}")]
     Engine(String),
+    /// Another review of the same engine configuration and rules is running on this database.
+    #[error("{}: another review with this engine configuration is running on this database (it holds {})", .0.display(), .0.join(".lock").display())]
+    ReviewLocked(PathBuf),
+    /// The evaluation cache (`DB/evals`) could not be read or written.
+    #[error(transparent)]
+    Cache(#[from] tabla_review::CacheError),
 }
 
 impl From<datafusion::error::DataFusionError> for DbError {

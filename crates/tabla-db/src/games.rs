@@ -193,15 +193,7 @@ impl Database {
         out: &mut dyn Write,
         order: Option<&[i64]>,
     ) -> Result<u64, DbError> {
-        let columns: Vec<String> = TAG_SQL
-            .iter()
-            .enumerate()
-            .map(|(i, (_, sql))| format!("{sql} AS t{i}"))
-            .collect();
-        let sql = format!(
-            "SELECT g.game_id, {}, g.movetext, g.tags FROM games g WHERE TRUE{condition}",
-            columns.join(", ")
-        );
+        let sql = pgn_sql(condition);
         let mut games: Vec<(i64, String)> = Vec::new();
         let mut written = 0;
         let io = |e: std::io::Error| DbError::Io {
@@ -232,8 +224,22 @@ impl Database {
     }
 }
 
-/// The PGN text of each row of a batch of [`Database::write_pgn_rows`]'s query.
-fn pgn_of_batch(batch: &RecordBatch) -> Result<Vec<(i64, String)>, DbError> {
+/// The query of the games selected by `condition` (conditions on `games g`, each starting
+/// with ` AND `) whose rows [`pgn_of_batch`] makes PGN of.
+pub(crate) fn pgn_sql(condition: &str) -> String {
+    let columns: Vec<String> = TAG_SQL
+        .iter()
+        .enumerate()
+        .map(|(i, (_, sql))| format!("{sql} AS t{i}"))
+        .collect();
+    format!(
+        "SELECT g.game_id, {}, g.movetext, g.tags FROM games g WHERE TRUE{condition}",
+        columns.join(", ")
+    )
+}
+
+/// The PGN text of each row of a batch of [`pgn_sql`]'s query.
+pub(crate) fn pgn_of_batch(batch: &RecordBatch) -> Result<Vec<(i64, String)>, DbError> {
     let ids = ints(batch, "game_id")?;
     let values: Vec<StringArray> = (0..TAG_SQL.len())
         .map(|i| strings(batch, &format!("t{i}")))

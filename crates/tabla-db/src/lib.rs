@@ -8,12 +8,15 @@
 //! DB/batches/000001/positions/year=Y/...    positions below max-ply: keys, moves, `first`
 //! DB/batches/000001/explorer/               the explorer's aggregate (sql/explorer.sql)
 //! DB/explorer/000001/                       the aggregates of batches 1 to N summed (compact)
+//! DB/evals/<config>/                         engine evaluations by position (`tabla db review`)
+//! DB/review/<config>/<rules>/moves/, games/  the reviews of games, per move and per game
 //! ```
 //!
 //! [`import`] adds PGN files as a batch (content-hashed: the same content is never imported
 //! twice; crash-safe: the manifest is the commit point); [`compact`] sums the batches'
 //! aggregates into one, as imports do by themselves past [`COMPACT_AFTER`] of them. [`Database::explore`] answers the
-//! opening explorer's question for a position; [`Database::sql`] runs any read-only query.
+//! opening explorer's question for a position; [`Database::sql`] runs any read-only query; [`Database::review`] reviews games with an engine
+//! (or from their `[%eval]` comments) into tables that SQL can ask.
 //!
 //! ```no_run
 //! use tabla_db::{Database, EngineOptions, Filters, ImportOptions, Target, import};
@@ -44,6 +47,7 @@ mod lookup;
 mod manifest;
 mod merge;
 mod output;
+mod review;
 mod runs;
 mod search;
 mod store;
@@ -64,5 +68,9 @@ pub use manifest::{
     Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION,
 };
 pub use output::{Format, write_rows};
+pub use review::{
+    EVALS_DIR, FROM_EVALS, REVIEW_DIR, ReviewSummary, ReviewWith, evals_table_schema,
+    review_games_schema, review_moves_schema, rules_name,
+};
 pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
 pub use tables::{EXPLORER_SQL, explorer_schema, explorer_sql};

@@ -133,5 +133,6 @@ pub(crate) fn register_database(
         ))?;
     }
     let explorer = manifest.explorer_parts(dir);
-    engine.register("explorer", &explorer, explorer_schema(), false)
+    engine.register("explorer", &explorer, explorer_schema(), false)?;
+    crate::review::register(engine, dir)
 }
