@@ -507,6 +507,12 @@ fn db_review(db: &Path, args: &[&str]) -> (i32, [u64; 5], String) {
     (run.code, counts, run.stderr)
 }
 
+/// testdata/review_reference.json: python-chess's review of lichess-evals.pgn's games, in order.
+fn reference() -> Value {
+    let path = common::testdata_dir().join("review_reference.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("reference")).expect("JSON")
+}
+
 fn close(got: &Value, expected: &Value, what: &str) {
     match (got.as_f64(), expected.as_f64()) {
         (Some(g), Some(e)) => assert!((g - e).abs() < 1e-9, "{what}: {g} against {e}"),
@@ -525,11 +531,7 @@ fn db_review_from_evals_gives_the_reference_figures() {
     assert_eq!(code, 0, "{stderr}");
     // 2,231 moves in 37 games: 2,268 positions; no engine.
     assert_eq!(counts, [37, 2268, 0, 0, 0]);
-    let reference: Value = serde_json::from_str(
-        &std::fs::read_to_string(common::testdata_dir().join("review_reference.json"))
-            .expect("reference"),
-    )
-    .expect("JSON");
+    let reference = reference();
     let expected = reference["games"].as_array().expect("games");
     let rows = sql(
         &db,
@@ -754,9 +756,33 @@ fn db_review_stores_a_game_it_cannot_review_and_refuses_bad_input() {
         "{rows:?}"
     );
     assert_eq!(rows[0]["moves"].as_u64(), Some(0));
+    // What an interrupted run leaves (a `moves` part without its `games` part, a temporary
+    // file) is not read, and the next run removes it.
+    let moves_dir = db
+        .join("review")
+        .join("from-evals")
+        .join("lichess")
+        .join("moves");
+    let part = std::fs::read_dir(&moves_dir)
+        .expect("moves/")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .expect("a moves part");
+    let orphan = moves_dir.join("part-0-0-00001.parquet");
+    let tmp = moves_dir.join(".part-0-0-00002.parquet.tmp");
+    std::fs::copy(&part, &orphan).expect("copy");
+    std::fs::write(&tmp, "not parquet").expect("write");
+    let count = "SELECT COUNT(*) AS n FROM review_moves";
+    let expected_moves = reference()["games"][0]["moves"]
+        .as_array()
+        .expect("the first game's moves")
+        .len() as u64;
+    assert_eq!(sql(&db, count)[0]["n"].as_u64(), Some(expected_moves));
     // Stored with its error: not reviewed again.
     let (code, counts, _) = db_review(&db, &["--from-evals"]);
     assert_eq!((code, counts[0]), (0, 0));
+    assert!(!orphan.exists() && !tmp.exists());
+    assert_eq!(sql(&db, count)[0]["n"].as_u64(), Some(expected_moves));
     let d = utf8(&db);
     for (args, needle) in [
         (vec!["--rating", "abc"], "--rating"),
