@@ -149,13 +149,14 @@ impl Database {
             };
             let dirs = match table {
                 "explorer" => m.explorer_dirs(),
-                "evals" => vec![PathBuf::from(crate::review::EVALS_DIR)],
+                "evals" => vec![PathBuf::from(crate::review_tables::EVALS_DIR)],
                 "review_moves" | "review_games" => {
                     let sub = table.trim_start_matches("review_");
                     let mut dirs = Vec::new();
-                    for config in crate::review::subdirs(&self.dir.join(crate::review::REVIEW_DIR))?
-                    {
-                        for rules in crate::review::subdirs(&config)? {
+                    for config in crate::review_tables::subdirs(
+                        &self.dir.join(crate::review_tables::REVIEW_DIR),
+                    )? {
+                        for rules in crate::review_tables::subdirs(&config)? {
                             // Relative to the database's directory, as the others.
                             let rel = rules.strip_prefix(&self.dir).unwrap_or(&rules);
                             dirs.push(rel.join(sub));

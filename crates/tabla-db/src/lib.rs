@@ -48,6 +48,7 @@ mod manifest;
 mod merge;
 mod output;
 mod review;
+mod review_tables;
 mod runs;
 mod search;
 mod store;
@@ -68,9 +69,10 @@ pub use manifest::{
     Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION,
 };
 pub use output::{Format, write_rows};
-pub use review::{
-    EVALS_DIR, FROM_EVALS, REVIEW_DIR, ReviewSummary, ReviewWith, evals_table_schema,
-    review_games_schema, review_moves_schema, rules_name,
+pub use review::{ReviewSummary, ReviewWith};
+pub use review_tables::{
+    EVALS_DIR, FROM_EVALS, REVIEW_DIR, evals_table_schema, review_games_schema,
+    review_moves_schema, rules_name,
 };
 pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
 pub use tables::{EXPLORER_SQL, explorer_schema, explorer_sql};

@@ -134,5 +134,5 @@ pub(crate) fn register_database(
     }
     let explorer = manifest.explorer_parts(dir);
     engine.register("explorer", &explorer, explorer_schema(), false)?;
-    crate::review::register(engine, dir)
+    crate::review_tables::register(engine, dir)
 }
