@@ -4,13 +4,14 @@
 
 use crate::arrow::ArrowStream;
 use crate::errors::TablaError;
+use crate::review::NativeEngine;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use tabla_db::{
-    Database, DbError, EngineOptions, FilterText, Filters, ImportOptions, Material, SearchQuery,
-    Target,
+    Database, DbError, EngineOptions, FilterText, Filters, ImportOptions, Material, ReviewWith,
+    SearchQuery, Target,
 };
 
 /// A database error as its exception: `OSError` for files, `TablaError` for bad arguments and
@@ -121,6 +122,64 @@ impl NativeDatabase {
             .detach(|| self.db.explore(&target, &filters))
             .map_err(db_error)?;
         serde_json::to_string(&answer).map_err(json_error)
+    }
+
+    /// `tabla db review`: the games the filters select reviewed into the tables `review_moves`
+    /// and `review_games` (their evaluations into `evals`) with `engine`'s pool, or from the
+    /// games' `[%eval]`s when `engine` is `None`; what the run did, as JSON.
+    #[pyo3(signature = (engine = None, nodes = None, depth = None, movetime = None, rules_name = "lichess", rating = None, speed = None, since = None, until = None, player = None, color = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn review_json(
+        &self,
+        py: Python<'_>,
+        engine: Option<PyRef<'_, NativeEngine>>,
+        nodes: Option<i64>,
+        depth: Option<i64>,
+        movetime: Option<i64>,
+        rules_name: &str,
+        rating: Option<&str>,
+        speed: Option<&str>,
+        since: Option<&str>,
+        until: Option<&str>,
+        player: Option<&str>,
+        color: Option<&str>,
+    ) -> PyResult<String> {
+        let filters = filters(rating, speed, since, until, player, color)?;
+        let rules = crate::review::rules(rules_name)?;
+        let budget = crate::review::budget(nodes, depth, movetime)?;
+        let engine = engine.as_deref();
+        let summary = py.detach(|| {
+            let mut guard = engine.map(NativeEngine::lock);
+            let with = match (engine, guard.as_mut()) {
+                (Some(engine), Some(guard)) => {
+                    let pool = guard.as_mut().ok_or_else(crate::review::closed_error)?;
+                    ReviewWith::Engine {
+                        pool,
+                        spec: &engine.spec,
+                        budget,
+                        flush_every: tabla_review::FLUSH_EVERY,
+                    }
+                }
+                _ => ReviewWith::FromEvals,
+            };
+            self.db
+                .review(&filters, with, rules, &mut |_, _| {})
+                .map_err(db_error)
+        })?;
+        let counts = summary.counts;
+        Ok(serde_json::json!({
+            "engine": summary.engine,
+            "rules": summary.rules,
+            "selected": summary.selected,
+            "already": summary.already,
+            "games": counts.games,
+            "positions": counts.positions,
+            "evaluated": counts.evaluated,
+            "from_cache": counts.from_cache,
+            "errors": counts.errors,
+            "warnings": summary.warnings,
+        })
+        .to_string())
     }
 
     /// `tabla db search --json`: one of `fen`, `moves`, `material` (with `either_color`) or

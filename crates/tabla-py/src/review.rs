@@ -30,7 +30,7 @@ const MAX_DEPTH: u32 = 100;
 
 /// `rules` by name: `"lichess"` (the site's marks) or `"lichess-database"` (the marks of
 /// lichess's open-database files; `"lichess_database"` too).
-fn rules(name: &str) -> PyResult<Rules> {
+pub(crate) fn rules(name: &str) -> PyResult<Rules> {
     match name {
         "lichess" => Ok(Rules::Lichess),
         "lichess-database" | "lichess_database" => Ok(Rules::LichessDatabase),
@@ -44,7 +44,11 @@ fn rules(name: &str) -> PyResult<Rules> {
 /// The budget of each position: at most one of `nodes`, `depth` and `movetime` (milliseconds),
 /// else [`DEFAULT_NODES`] nodes. Signed, so that a negative number is named rather than refused
 /// by the conversion.
-fn budget(nodes: Option<i64>, depth: Option<i64>, movetime: Option<i64>) -> PyResult<Budget> {
+pub(crate) fn budget(
+    nodes: Option<i64>,
+    depth: Option<i64>,
+    movetime: Option<i64>,
+) -> PyResult<Budget> {
     let out_of_range =
         |what: &str, n: i64, range: &str| TablaError::new_err(format!("{what}={n}: give {range}"));
     match (nodes, depth, movetime) {
@@ -103,7 +107,7 @@ pub struct NativeEngine {
     /// `None` once closed.
     pool: Mutex<Option<Pool>>,
     /// What the engines were started from (the evaluation cache's configuration).
-    spec: EngineSpec,
+    pub(crate) spec: EngineSpec,
     /// Evaluations kept in memory across reviews, one cache per budget (by the cache folder's
     /// name), when no cache folder is given.
     memory: Mutex<HashMap<String, EvalCache>>,
@@ -114,7 +118,7 @@ pub struct NativeEngine {
 }
 
 impl NativeEngine {
-    fn lock(&self) -> MutexGuard<'_, Option<Pool>> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Option<Pool>> {
         // A panic while reviewing leaves the pool usable: each of its calls is complete.
         self.pool.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -326,7 +330,7 @@ fn analysis_json(info: &PositionInfo) -> serde_json::Value {
     })
 }
 
-fn closed_error() -> PyErr {
+pub(crate) fn closed_error() -> PyErr {
     EngineError::new_err("the engine is closed: start another tabla.Engine")
 }
 

@@ -128,3 +128,48 @@ def test_a_build_without_db_says_so_on_import(monkeypatch):
     monkeypatch.delitem(sys.modules, "tabla.db")
     with pytest.raises(ImportError, match="feature `db`"):
         importlib.import_module("tabla.db")
+
+
+@pytest.fixture(scope="module")
+def review_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("review") / "games.db"
+    tabla.db.import_pgn(path, [TESTDATA / "review" / "lichess-evals.pgn"], threads=2)
+    return tabla.db.open(path, threads=2)
+
+
+def test_review_from_evals_stores_what_tabla_review_gives(review_db):
+    summary = review_db.review(from_evals=True)
+    assert (summary["selected"], summary["games"], summary["errors"]) == (37, 37, 0)
+    # The same games reviewed in memory (tabla.review, itself checked against python-chess's
+    # reference in test_review.py): the database's tables hold the same figures.
+    expected = {
+        r.white.name + "/" + r.black.name: r
+        for r in tabla.review((TESTDATA / "review" / "lichess-evals.pgn").read_bytes(), from_evals=True)
+    }
+    table = review_db.sql(
+        "SELECT g.white, g.black, r.white_accuracy, r.black_blunders, r.moves "
+        "FROM review_games r JOIN games g ON g.game_id = r.game_id"
+    ).to_pylist()
+    assert len(table) == 37
+    for row in table:
+        review = expected[row["white"] + "/" + row["black"]]
+        assert row["white_accuracy"] == pytest.approx(review.white.accuracy, abs=1e-9)
+        assert row["black_blunders"] == review.black.blunders
+        assert row["moves"] == len(review.moves)
+    # A second run reviews nothing new.
+    again = review_db.review(from_evals=True)
+    assert (again["already"], again["games"]) == (37, 0)
+
+
+def test_review_with_an_engine_evaluates_each_position_once(review_db):
+    with tabla.Engine(engines=2) as engine:
+        first = review_db.review(engine, depth=2, player="GASPADAREK")
+        second = review_db.review(engine, depth=2, player="GASPADAREK")
+    assert first["games"] == first["selected"] >= 1 and first["evaluated"] > 0
+    assert (second["games"], second["evaluated"]) == (0, 0)
+    rows = review_db.sql(
+        "SELECT count(*) AS n FROM evals WHERE engine = '%s'" % first["engine"]
+    ).column("n").to_pylist()
+    assert rows == [first["evaluated"]]
+    with pytest.raises(tabla.TablaError, match="from_evals"):
+        review_db.review(from_evals=True, depth=3)

@@ -184,6 +184,20 @@ class NativeDatabase:
         player: str | None = None,
         color: str | None = None,
     ) -> str: ...
+    def review_json(
+        self,
+        engine: NativeEngine | None = None,
+        nodes: int | None = None,
+        depth: int | None = None,
+        movetime: int | None = None,
+        rules_name: _Rules = "lichess",
+        rating: str | None = None,
+        speed: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        player: str | None = None,
+        color: str | None = None,
+    ) -> str: ...
     def sql(self, query: str) -> ArrowStream: ...
 
 def db_import(

@@ -68,9 +68,68 @@ class Database:
             )
         )
 
+    def review(
+        self,
+        engine=None,
+        *,
+        engine_options=None,
+        nodes: int | None = None,
+        depth: int | None = None,
+        movetime: int | None = None,
+        engines: int | None = None,
+        rules: str = "lichess",
+        from_evals: bool = False,
+        **filters,
+    ) -> dict:
+        """Reviews the games the ``filters`` select (those of ``explore``: ``rating``,
+        ``speed``, ``since``, ``until``, ``player``, ``color``) into the tables ``review_moves``
+        and ``review_games``, their evaluations into ``evals``, as ``tabla db review`` does:
+        games reviewed before with the same engine, budget and rules are skipped, and each
+        position is evaluated once (the ``evals`` table is the evaluation cache). ``engine``,
+        ``engine_options``, ``nodes``, ``depth``, ``movetime``, ``engines``, ``rules`` and
+        ``from_evals`` as for ``tabla.review``. Answers what the run did: ``{"engine",
+        "rules", "selected", "already", "games", "positions", "evaluated", "from_cache",
+        "errors", "warnings"}``; query the reviews with ``sql``.
+
+            >>> db.review(depth=8, player="DrNykterstein")             # doctest: +SKIP
+            >>> db.sql("SELECT AVG(white_accuracy) FROM review_games")  # doctest: +SKIP
+        """
+        from ._review import Engine
+
+        if from_evals:
+            given = {
+                "engine": engine,
+                "engine_options": engine_options,
+                "engines": engines,
+                "nodes": nodes,
+                "depth": depth,
+                "movetime": movetime,
+            }
+            extra = [name for name, value in given.items() if value is not None]
+            if extra:
+                raise _tabla.TablaError(
+                    "from_evals=True judges the games' own [%eval] comments, without an "
+                    f"engine: drop {', '.join(extra)}"
+                )
+            return json.loads(self._db.review_json(None, None, None, None, rules, **filters))
+        if isinstance(engine, Engine):
+            if engine_options is not None or engines is not None:
+                raise _tabla.TablaError(
+                    "engine_options and engines are set when an Engine starts, not per review"
+                )
+            return json.loads(
+                self._db.review_json(engine._native, nodes, depth, movetime, rules, **filters)
+            )
+        _tabla.check_review_args(nodes, depth, movetime, rules)
+        with Engine(engine, engine_options, engines) as started:
+            return json.loads(
+                self._db.review_json(started._native, nodes, depth, movetime, rules, **filters)
+            )
+
     def sql(self, query: str):
         """A read-only SQL query (DataFusion, with tabla's chess functions) over the tables
-        ``games``, ``positions``, ``game_refs`` and ``explorer``: a ``pyarrow.Table``."""
+        ``games``, ``positions``, ``game_refs``, ``explorer``, and after reviews ``evals``,
+        ``review_moves`` and ``review_games``: a ``pyarrow.Table``."""
         import pyarrow as pa
 
         return pa.RecordBatchReader.from_stream(self._db.sql(query)).read_all()
