@@ -109,9 +109,13 @@ fn evaluations(games: &[Game]) -> HashMap<Key, Entry> {
                 continue;
             } else if game.tag("Event") == Some("missing") && i == 4 {
                 continue;
-            } else if r % 16 == 0 {
+            } else if r.is_multiple_of(16) {
                 let moves = 1 + ((r >> 8) % 6) as i32;
-                Eval::Mate(if (r >> 16) % 2 == 0 { moves } else { -moves })
+                Eval::Mate(if (r >> 16).is_multiple_of(2) {
+                    moves
+                } else {
+                    -moves
+                })
             } else {
                 Eval::Cp(((r >> 8) % 3001) as i32 - 1500)
             };
@@ -398,15 +402,12 @@ fn review_sql_gives_tabla_reviews_figures() {
         let row = *figure_row
             .get(&id)
             .unwrap_or_else(|| panic!("{name}: no figures"));
-        for (side, figures) in [(&review.white, &sides[0]), (&review.black, &sides[1])] {
-            let what = format!(
-                "{name}, {}",
-                if std::ptr::eq(figures, &sides[0]) {
-                    "White"
-                } else {
-                    "Black"
-                }
-            );
+        let pairs = [
+            ("White", &review.white, &sides[0]),
+            ("Black", &review.black, &sides[1]),
+        ];
+        for (colour, side, figures) in pairs {
+            let what = format!("{name}, {colour}");
             close(&format!("{what}: accuracy"), figures.0[row], side.accuracy);
             assert_eq!(figures.1[row], side.acpl.map(i64::from), "{what}: ACPL");
             assert_eq!(
