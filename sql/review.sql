@@ -46,8 +46,8 @@
 -- a mating move), best and pv (the engine's choice and line before the move), win (White's win
 -- percentage after the move), judgement ('Inaccuracy', 'Mistake', 'Blunder' or null), accuracy,
 -- weight (the volatility weight; null for a move not evaluated), loss (centipawns the mover lost,
--- for the ACPL). The evals table must have one row per key (a second row would count a
--- position twice).
+-- for the ACPL). A game without moves has no rows. The evals table must have one row per key (a
+-- second row would count a position twice).
 WITH
 pos AS (
   SELECT
