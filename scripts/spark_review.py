@@ -27,12 +27,14 @@ games' length: the review needs whole games), holding `positions/` and `games/`.
 
 Evaluators (--evaluator):
 - `tabla` (the default): `tabla.Engine(path=ENGINE or None, options={...}, engines=1)` and its
-  `analyse(fen, nodes=N)`, which answers `cp`, `mate` (White's point of view), `best` and `pv`
-  (UCI); ENGINE is a UCI engine's path, none for tabla's own engine.
+  `analyse(fens, nodes=N)`, which answers `cp`, `mate` (White's point of view), `best` and `pv`
+  (UCI) for each FEN of an Arrow batch; ENGINE is a UCI engine's path, none for tabla's own
+  engine.
 - `python-chess`: python-chess's UCI driver (PyPI `chess`) running ENGINE as tabla review runs a
   UCI engine: `Threads=1` unless --engine-option sets it, `ucinewgame`, `position fen FEN` and
   `go nodes N`; the evaluation is the last report with an exact score (else the last bound), the
-  line that report's, the choice the engine's `bestmove`.
+  line that report's, the choice that line's first move (the `bestmove` only without a line: a
+  `bestmove` can come from an iteration the budget cut short).
 
 Locally (PyPI `pyspark` 3.5, a Java 17 runtime such as Debian's `openjdk-17-jre-headless`, and
 `chess` or `tabla` installed):
@@ -105,30 +107,26 @@ def _engine_path(path):
 
 
 class TablaEvaluator:
-    """tabla's Python package: `tabla.Engine(...).analyse(fen, nodes=N)`."""
+    """tabla's Python package: `tabla.Engine(...).analyse(fens, nodes=N)`."""
 
     def __init__(self, path, options):
         import tabla
 
         self.engine = tabla.Engine(path=_engine_path(path), options=options, engines=1)
 
-    def evaluate(self, fen, nodes):
-        result = self.engine.analyse(fen, nodes=nodes)
-
-        def get(name):
-            if isinstance(result, dict):
-                return result.get(name)
-            return getattr(result, name, None)
-
-        pv = get("pv") or []
-        if isinstance(pv, str):
-            pv = pv.split()
-        return get("cp"), get("mate"), get("best"), " ".join(pv)
+    def evaluate_all(self, fens, nodes):
+        rows = []
+        for fen, answer in zip(fens, self.engine.analyse(fens, nodes=nodes)):
+            if answer.get("error"):
+                raise RuntimeError(f"{fen}: {answer['error']}")
+            pv = answer.get("pv") or []
+            if isinstance(pv, str):
+                pv = pv.split()
+            rows.append((answer.get("cp"), answer.get("mate"), answer.get("best"), " ".join(pv)))
+        return rows
 
     def close(self):
-        close = getattr(self.engine, "close", None)
-        if close:
-            close()
+        self.engine.close()
 
 
 class PythonChessEvaluator:
@@ -180,9 +178,17 @@ class PythonChessEvaluator:
             else:
                 cp = score.score()
             pv = [move.uci() for move in info.get("pv", [])]
-        if best is None and pv:
-            best = chess.Move.from_uci(pv[0])
-        return cp, mate, best.uci() if best else None, " ".join(pv)
+        # The first move of the line the evaluation comes from: a `bestmove` can come from an
+        # iteration the node budget cut short, whose score is unknown (tabla's rule).
+        best = pv[0] if pv else (best.uci() if best else None)
+        return cp, mate, best, " ".join(pv)
+
+    def evaluate_all(self, fens, nodes):
+        rows = []
+        for fen in fens:
+            ended = _without_moves(fen)
+            rows.append((*ended, None, "") if ended else self.evaluate(fen, nodes))
+        return rows
 
     def close(self):
         self.engine.quit()
@@ -221,22 +227,19 @@ def evaluate_batches(kind, path, options, nodes):
     )
 
     def run(batches):
-        evaluator = None  # started at the task's first position that needs a search
+        evaluator = None  # started at the task's first batch
         try:
             for batch in batches:
                 rows = batch.to_pydict()
-                out = {name: [] for name in schema.names}
-                for hi, lo, fen in zip(rows["key_hi"], rows["key_lo"], rows["fen"]):
-                    ended = _without_moves(fen) if kind == "python-chess" else None
-                    if ended is not None:
-                        (cp, mate), best, pv = ended, None, ""
-                    else:
-                        if evaluator is None:
-                            evaluator = _evaluator(kind, path, options)
-                        cp, mate, best, pv = evaluator.evaluate(fen, nodes)
-                    for name, value in zip(schema.names, (hi, lo, cp, mate, best, pv)):
-                        out[name].append(value)
-                yield pa.RecordBatch.from_pydict(out, schema=schema)
+                if evaluator is None:
+                    evaluator = _evaluator(kind, path, options)
+                answers = evaluator.evaluate_all(rows["fen"], nodes)
+                cp, mate, best, pv = zip(*answers) if answers else ([], [], [], [])
+                columns = [rows["key_hi"], rows["key_lo"], list(cp), list(mate), list(best),
+                           list(pv)]
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema
+                )
         finally:
             if evaluator is not None:
                 evaluator.close()

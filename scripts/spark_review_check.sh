@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Checks the engine review on Apache Spark (scripts/spark_review.py, Spark in local mode, Stockfish
-# through python-chess) against `tabla review --json` on the same games with the same engine and
-# node budget, one thread per engine. Not run in CI: it needs PyPI's `pyspark` (3.5) and `chess`,
-# a Java 17 runtime (Debian's `openjdk-17-jre-headless`) and a UCI engine, and takes minutes.
+# through python-chess or tabla's Python package) against `tabla review --json` on the same games with the same engine and
+# node budget, one thread per engine. Not run in CI: it needs PyPI's `pyspark` (3.5) and `chess`
+# (or the `tabla` wheel), a Java 17 runtime (Debian's `openjdk-17-jre-headless`) and a UCI engine, and takes minutes.
 #
 # Steps, in a temporary directory:
 #   1. the first N games of the PGN (default 20 of the corpus's lichess_db_1000k.pgn)
 #   2. tabla convert --positions --out parquet --threads 1 --number-games 1   (game i is id i)
-#   3. scripts/spark_review.py parquet --evaluator python-chess --engine ENGINE --nodes NODES
+#   3. scripts/spark_review.py parquet --evaluator EVALUATOR --engine ENGINE --nodes NODES
 #      (evaluates the distinct positions into parquet/evals/, then writes parquet/review/)
 #   4. tabla review --json --engine ENGINE --nodes NODES --engines 1 --cache cache
 #   5. compared: every position's evaluation, choice and line (Spark's evals table against the
@@ -16,9 +16,9 @@
 # Prints the differences and a summary; exits 1 on any difference, 2 when a tool is missing.
 #
 # Usage: scripts/spark_review_check.sh [--tabla BIN] [--engine PATH] [--nodes N] [--games N]
-#                                      [--python PY] [--keep] [PGN]
+#                                      [--evaluator python-chess|tabla] [--python PY] [--keep] [PGN]
 #   BIN: the tabla binary (default $TABLA_BIN, else target/release/tabla, else target/debug/tabla);
-#   PY: a Python with pyspark and chess (default $PYTHON, else python3);
+#   PY: a Python with pyspark, pyarrow and the evaluator's package (default $PYTHON, else python3);
 #   ENGINE: default /usr/games/stockfish; NODES: default 20000; --keep: keep the directory.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +28,7 @@ python=${PYTHON:-python3}
 engine=/usr/games/stockfish
 nodes=20000
 count=20
+evaluator=python-chess
 keep=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
     --engine) engine=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
     --games) count=$2; shift 2 ;;
+    --evaluator) evaluator=$2; shift 2 ;;
     --python) python=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -60,9 +62,11 @@ java -version >/dev/null 2>&1 || {
   echo "spark_review_check: no Java; apt-get install openjdk-17-jre-headless" >&2
   exit 2
 }
-"$python" -c 'import pyspark, chess, pyarrow' 2>/dev/null || {
-  echo "spark_review_check: $python lacks pyspark, chess or pyarrow;" \
-    "pip install 'pyspark==3.5.*' chess pyarrow" >&2
+package=chess
+[ "$evaluator" = tabla ] && package=tabla
+"$python" -c "import pyspark, pyarrow, $package" 2>/dev/null || {
+  echo "spark_review_check: $python lacks pyspark, pyarrow or $package;" \
+    "pip install 'pyspark==3.5.*' pyarrow and chess (or the tabla wheel)" >&2
   exit 2
 }
 
@@ -74,7 +78,7 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 echo "== tabla: $tabla"
 echo "== engine: $engine ($("$engine" <<<$'uci\nquit' 2>/dev/null | grep -m1 '^id name' | cut -c9-)), $nodes nodes, one thread"
 echo "== java: $(java -version 2>&1 | head -1)"
-echo "== pyspark: $("$python" -c 'import pyspark; print(pyspark.__version__)'), chess: $("$python" -c 'import chess; print(chess.__version__)')"
+echo "== pyspark: $("$python" -c 'import pyspark; print(pyspark.__version__)'), evaluator: $evaluator"
 
 echo "== 1. the first $count games of $pgn"
 "$python" - "$pgn" "$count" "$work/games.pgn" <<'EOF'
@@ -89,9 +93,9 @@ EOF
 echo "== 2. tabla convert --positions --threads 1 --number-games 1"
 "$tabla" convert --positions --out "$work/parquet" --threads 1 --number-games 1 "$work/games.pgn"
 
-echo "== 3. Spark: scripts/spark_review.py --evaluator python-chess --master local[2]"
+echo "== 3. Spark: scripts/spark_review.py --evaluator $evaluator --master local[2]"
 t=$(now)
-"$python" "$root/scripts/spark_review.py" "$work/parquet" --evaluator python-chess \
+"$python" "$root/scripts/spark_review.py" "$work/parquet" --evaluator "$evaluator" \
   --engine "$engine" --nodes "$nodes" --master 'local[2]' \
   2>"$work/spark.err" >"$work/spark.out" || {
   cat "$work/spark.out" "$work/spark.err" >&2
