@@ -239,6 +239,17 @@ def _options(options) -> list[tuple[str, str]]:
     return pairs
 
 
+def _no_engine_arguments(**given) -> None:
+    """Raises ``TablaError`` naming the engine arguments given (not ``None``) with
+    ``from_evals=True``, which uses no engine."""
+    extra = [name for name, value in given.items() if value is not None]
+    if extra:
+        raise TablaError(
+            "from_evals=True judges the games' own [%eval] comments, without an engine: "
+            f"drop {', '.join(extra)}"
+        )
+
+
 def _cache_dir(cache) -> str | None:
     """The evaluation-cache folder ``cache`` names: ``None``/``False`` none, ``True`` the
     default (as ``tabla review``), else the path given."""
@@ -410,21 +421,15 @@ def review(
     """
     games, single = _games(game_or_pgn)
     if from_evals:
-        given = {
-            "engine": engine,
-            "engine_options": engine_options,
-            "engines": engines,
-            "nodes": nodes,
-            "depth": depth,
-            "movetime": movetime,
-            "cache": cache,
-        }
-        extra = [name for name, value in given.items() if value is not None]
-        if extra:
-            raise TablaError(
-                "from_evals=True judges the games' own [%eval] comments, without an engine: "
-                f"drop {', '.join(extra)}"
-            )
+        _no_engine_arguments(
+            engine=engine,
+            engine_options=engine_options,
+            engines=engines,
+            nodes=nodes,
+            depth=depth,
+            movetime=movetime,
+            cache=cache,
+        )
         texts = _tabla.from_evals_json(games, rules)
         reviews = [Review.from_dict(json.loads(t), g) for t, g in zip(texts, games)]
     elif isinstance(engine, Engine):

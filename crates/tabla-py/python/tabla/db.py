@@ -94,23 +94,17 @@ class Database:
             >>> db.review(depth=8, player="DrNykterstein")             # doctest: +SKIP
             >>> db.sql("SELECT AVG(white_accuracy) FROM review_games")  # doctest: +SKIP
         """
-        from ._review import Engine
+        from ._review import Engine, _no_engine_arguments
 
         if from_evals:
-            given = {
-                "engine": engine,
-                "engine_options": engine_options,
-                "engines": engines,
-                "nodes": nodes,
-                "depth": depth,
-                "movetime": movetime,
-            }
-            extra = [name for name, value in given.items() if value is not None]
-            if extra:
-                raise _tabla.TablaError(
-                    "from_evals=True judges the games' own [%eval] comments, without an "
-                    f"engine: drop {', '.join(extra)}"
-                )
+            _no_engine_arguments(
+                engine=engine,
+                engine_options=engine_options,
+                engines=engines,
+                nodes=nodes,
+                depth=depth,
+                movetime=movetime,
+            )
             return json.loads(self._db.review_json(None, None, None, None, rules, **filters))
         if isinstance(engine, Engine):
             if engine_options is not None or engines is not None:
