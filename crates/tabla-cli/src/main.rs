@@ -98,6 +98,13 @@ struct ServeArgs {
     /// and the games page.
     #[arg(long, value_name = "DIR")]
     db: Option<PathBuf>,
+    /// The engine of live analysis and game reviews: a UCI program (its path, e.g.
+    /// /usr/games/stockfish) instead of tabla's own. The page shows which; clients never name one.
+    #[arg(long, value_name = "PATH")]
+    engine: Option<PathBuf>,
+    /// An option of the UCI engine, `Name=Value` (e.g. `Hash=64`); repeat for more.
+    #[arg(long = "engine-option", value_name = "NAME=VALUE", requires = "engine")]
+    engine_options: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -219,6 +226,7 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
                 kbnk_path: args.kbnk_file,
                 tb_dir: args.tb_dir,
                 db: args.db,
+                engine: review::engine_spec(args.engine.as_deref(), &args.engine_options)?,
                 ..tabla_web::ServeConfig::default()
             })?;
             Ok(Outcome::Success)

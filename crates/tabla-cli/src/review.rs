@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tabla_pgn::{Game, Reader};
 use tabla_review::{
@@ -107,22 +107,26 @@ impl EngineArgs {
         if self.from_evals {
             return Ok(None);
         }
-        let spec = match &self.engine {
-            None => EngineSpec::Tabla,
-            Some(path) => {
-                let mut spec = UciSpec::new(path);
-                for option in &self.engine_options {
-                    spec = spec
-                        .option_text(option)
-                        .with_context(|| format!("--engine-option {option:?}"))?;
-                }
-                EngineSpec::Uci(spec)
-            }
-        };
+        let spec = engine_spec(self.engine.as_deref(), &self.engine_options)?;
         let size = self.engines.map_or_else(Pool::default_size, |n| n as usize);
         let pool = Pool::start(&spec, size)?;
         Ok(Some((pool, spec)))
     }
+}
+
+/// The engine of `--engine PATH` and its `--engine-option Name=Value`s (tabla's own without a
+/// path), for `tabla review`, `tabla db review` and `tabla serve`.
+pub fn engine_spec(path: Option<&Path>, options: &[String]) -> anyhow::Result<EngineSpec> {
+    let Some(path) = path else {
+        return Ok(EngineSpec::Tabla);
+    };
+    let mut spec = UciSpec::new(path);
+    for option in options {
+        spec = spec
+            .option_text(option)
+            .with_context(|| format!("--engine-option {option:?}"))?;
+    }
+    Ok(EngineSpec::Uci(spec))
 }
 
 /// `--rules`.

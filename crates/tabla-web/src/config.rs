@@ -1,8 +1,9 @@
 //! What `tabla serve` can be told: where to listen, how large a PGN may be, where the KBNK
-//! table and the other endgame tables live, the sample game, the game database.
+//! table and the other endgame tables live, the sample game, the game database, the engine.
 
 use crate::sample::SAMPLE_PGN;
 use std::path::PathBuf;
+use tabla_review::EngineSpec;
 
 /// The default limit of a body of the PGN routes (`POST /api/pgn`, `/api/pgn/index`,
 /// `/api/pgn/game`): 16 MiB.
@@ -30,6 +31,9 @@ pub struct ServeConfig {
     /// The game database (a directory made by `tabla db import`) behind the `/api/db` routes;
     /// `None`: those routes say how to make one.
     pub db: Option<PathBuf>,
+    /// The engine of live analysis and game reviews: tabla's own (the default) or a UCI program
+    /// with its options (`tabla serve --engine PATH --engine-option Name=Value`).
+    pub engine: EngineSpec,
 }
 
 impl Default for ServeConfig {
@@ -42,6 +46,7 @@ impl Default for ServeConfig {
             tb_dir: None,
             sample_pgn: SAMPLE_PGN.to_owned(),
             db: None,
+            engine: EngineSpec::Tabla,
         }
     }
 }

@@ -14,6 +14,7 @@ mod engine;
 #[cfg(feature = "db")]
 mod game_db;
 mod kbnk;
+mod live;
 mod notation;
 mod pgn;
 mod pgn_body;
@@ -36,6 +37,7 @@ pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 #[cfg(feature = "db")]
 pub use game_db::{GameDb, NO_DB_HINT};
 pub use kbnk::{KbnkJson, describe_probe};
+pub use live::{LiveEngines, MAX_ANALYSES, Reservation};
 pub use router::router;
 pub use sample::SAMPLE_PGN;
 pub use server::{load_kbnk, serve, serve_blocking};

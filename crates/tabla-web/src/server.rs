@@ -5,6 +5,7 @@ use crate::config::ServeConfig;
 use crate::engine::{EngineSlot, EngineSuggester};
 #[cfg(feature = "db")]
 use crate::game_db::GameDb;
+use crate::live::{LiveEngines, MAX_ANALYSES};
 use crate::router::router;
 use crate::state::AppState;
 use crate::tb_dir::TbDir;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use tabla_endgame::{
     Material, Opened, Table, default_path, default_tablebase_dir, generate, open_or_build,
 };
-use tabla_engine::EndgameTables;
+use tabla_engine::{EndgameOracle, EndgameTables};
 
 /// Reads the KBNK table from `path` (the default place when `None`), generating and writing it
 /// when the file does not exist. When it cannot be read or written (a damaged file, a folder
@@ -80,7 +81,17 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         .await
         .context("generating the engine's endgame tables")?
         .with_tablebase(state.tb.tables());
-    state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::new(tables)))));
+    let oracle: Arc<dyn EndgameOracle> = Arc::new(tables);
+    state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::clone(&oracle)))));
+    // The live analysis's engine: a wrong --engine fails here, before the server listens.
+    let spec = config.engine.clone();
+    let live =
+        tokio::task::spawn_blocking(move || LiveEngines::start(spec, Some(oracle), MAX_ANALYSES))
+            .await
+            .context("starting the engine")?
+            .context("starting the engine")?;
+    eprintln!("engine: {}", live.id());
+    state.live = Arc::new(live);
     state.body_limit = config.body_limit;
     state.sample_pgn = Arc::from(config.sample_pgn.as_str());
     #[cfg(feature = "db")]

@@ -4,13 +4,14 @@ use crate::config::DEFAULT_BODY_LIMIT;
 use crate::engine::{EngineSlot, EngineSuggester};
 #[cfg(feature = "db")]
 use crate::game_db::GameDb;
+use crate::live::LiveEngines;
 use crate::sample::SAMPLE_PGN;
 use crate::tb_dir::TbDir;
 use std::sync::Arc;
 use tabla_endgame::Table;
 use tokio::sync::Semaphore;
 
-/// The application's shared state: the KBNK table, the endgame tables, the sample game, the limits, the engine and
+/// The application's shared state: the KBNK table, the endgame tables, the sample game, the limits, the engines and
 /// the game database.
 #[derive(Clone)]
 pub struct AppState {
@@ -26,6 +27,8 @@ pub struct AppState {
     pub pgn_permits: Arc<Semaphore>,
     /// The engine behind `GET /api/suggest`.
     pub engine: EngineSlot,
+    /// The engines of live analysis (`GET /api/analyse`) and what game reviews start.
+    pub live: Arc<LiveEngines>,
     /// The game database behind the `/api/db` routes (`tabla serve --db DIR`), if any.
     #[cfg(feature = "db")]
     pub db: Option<Arc<GameDb>>,
@@ -44,6 +47,7 @@ impl AppState {
             body_limit: DEFAULT_BODY_LIMIT,
             pgn_permits: Arc::new(Semaphore::new(2)),
             engine: EngineSlot::new(Arc::new(EngineSuggester::new(None))),
+            live: Arc::new(LiveEngines::tabla()),
             #[cfg(feature = "db")]
             db: None,
         }
