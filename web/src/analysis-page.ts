@@ -1,12 +1,12 @@
-// Analysis: set a position by FEN or by playing legal moves, then ask the engine for a move; with
-// a game database, the opening explorer follows the board (its moves play on it, its games open
+// Analysis: set a position by FEN or by playing legal moves, with the engine's live lines and an
+// evaluation bar beside the board; with a game database, the opening explorer follows the board (its moves play on it, its games open
 // in the PGN browser).
 
 import { arrow, dests, makeBoard, uciSquares } from './board';
 import { dbGameHref } from './db-query';
 import { explorerPanel } from './explorer';
 import { START_FEN } from './pgn-tree';
-import { suggestPanel } from './suggest';
+import { livePanel } from './live-panel';
 import type { PositionLineJson } from './types';
 import { api, copyText, h, message, q, setQuery, typingInField } from './util';
 
@@ -38,12 +38,11 @@ export function analysisPage(root: HTMLElement): void {
     e.preventDefault();
     void setFen(fenIn.value.trim());
   });
-  const suggest = suggestPanel(
-    () => position?.fen ?? null,
-    (uci) => {
-      cg.setAutoShapes(uci ? arrow(uci, 'blue') : []);
-    },
-  );
+  const live = livePanel({
+    onBest: (uci) => cg.setAutoShapes(uci ? arrow(uci, 'blue') : []),
+    onPlay: (moves) => void playLine(moves),
+    orientation: () => cg.state.orientation,
+  });
   const explorer = explorerPanel(
     (uci) => void move(uci),
     (g) => location.assign(dbGameHref(g.id, g.ply)),
@@ -59,7 +58,7 @@ export function analysisPage(root: HTMLElement): void {
         { class: 'col-board' },
         h('h1', {}, 'Analysis'),
         h('div', { class: 'fen-bar' }, fenText, copyFen),
-        boardEl,
+        h('div', { class: 'board-wrap' }, live.bar, boardEl),
         h(
           'div',
           { class: 'row' },
@@ -69,7 +68,7 @@ export function analysisPage(root: HTMLElement): void {
           h('button', { type: 'button', class: 'small', onclick: () => void setFen(BH6_POSITION) }, 'Bh6 position'),
         ),
       ),
-      h('div', { class: 'col-side' }, h('p', { class: 'note' }, 'Paste a FEN and press Set, or play moves on the board; then ask the engine.'), form, status, suggest.el, line, explorer.el),
+      h('div', { class: 'col-side' }, h('p', { class: 'note' }, 'Paste a FEN and press Set, or play moves on the board; Analyse starts the engine.'), form, status, live.el, line, explorer.el),
     ),
   );
 
@@ -85,7 +84,7 @@ export function analysisPage(root: HTMLElement): void {
     fenText.textContent = p.fen;
     if (document.activeElement !== fenIn) fenIn.value = p.fen;
     cg.setAutoShapes([]);
-    suggest.reset();
+    live.setTarget(p.legal_moves.length ? { fen: p.fen, from: { fen: startFen, moves: [...played] } } : null);
     status.replaceChildren(
       message(p.status === 'in play' ? `${p.turn === 'white' ? 'White' : 'Black'} to move${p.check ? ', in check' : ''}.` : `Game over: ${p.status}.`, p.status === 'in play' ? 'info' : 'ok'),
     );
@@ -120,6 +119,19 @@ export function analysisPage(root: HTMLElement): void {
     } catch (e) {
       status.replaceChildren(message((e as Error).message, 'error'));
       show(position);
+    }
+  }
+
+  /** Plays a line of the engine's (UCI moves from the position shown). */
+  async function playLine(moves: string[]): Promise<void> {
+    try {
+      const p = await api<PositionLineJson>(`/api/position?${q({ fen: startFen, moves: [...played, ...moves].join(' ') })}`);
+      played.push(...moves);
+      show(p);
+      const sq = uciSquares(moves[moves.length - 1] ?? '');
+      if (sq) cg.set({ lastMove: sq });
+    } catch (e) {
+      status.replaceChildren(message((e as Error).message, 'error'));
     }
   }
 

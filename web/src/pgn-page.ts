@@ -41,7 +41,7 @@ import {
 } from './pgn-state';
 import { type MoveNode, formatClock, formatEval, numberLabel } from './pgn-tree';
 import { forgetPgn, recallPgn, rememberPgn } from './store';
-import { suggestPanel } from './suggest';
+import { livePanel } from './live-panel';
 import type { PgnGameWithText, PgnIndex, PgnMove, PlayedJson } from './types';
 import { api, copyText, download, h, message, q, setQuery, typingInField } from './util';
 
@@ -105,13 +105,14 @@ export function pgnPage(root: HTMLElement): void {
   /** The game's warnings, under the board: present but quiet. */
   const warningsBox = h('div', { class: 'warnings-box' });
   const info = h('section', { class: 'move-info', 'aria-label': 'Comments and variations', 'aria-live': 'polite' });
-  const suggest = suggestPanel(
-    () => shownFen(state),
-    (uci) => {
+  const live = livePanel({
+    onBest: (uci) => {
       state = withSuggestion(state, uci);
       drawShapes();
     },
-  );
+    onPlay: (moves) => void playMoves(moves),
+    orientation: () => cg.state.orientation,
+  });
 
   const notation = h('button', { type: 'button', class: 'small', title: 'Short (SAN) or long notation' });
   const renderNotation = () => {
@@ -203,11 +204,11 @@ export function pgnPage(root: HTMLElement): void {
         title,
         banner,
         h('div', { class: 'fen-bar' }, fenText, copyFen),
-        boardEl,
+        h('div', { class: 'board-wrap' }, live.bar, boardEl),
         controls,
         warningsBox,
         info,
-        suggest.el,
+        live.el,
         explorer.el,
       ),
       h(
@@ -312,7 +313,6 @@ export function pgnPage(root: HTMLElement): void {
     state = opened(state, i, g, nodeId);
     renderGame();
     renderMoves();
-    suggest.reset();
     renderPosition();
     moveList.setAttribute('aria-busy', 'false');
   }
@@ -491,13 +491,16 @@ export function pgnPage(root: HTMLElement): void {
     update(moveTo(state, node));
   }
 
-  /** Shows the position of `next` (the suggestion gone when the board changed). */
+  /** Shows the position of `next` (the live analysis follows it). */
   function update(next: PgnState): void {
     if (next === state) return;
-    const changed = shownFen(next) !== shownFen(state) || next.current !== state.current;
     state = next;
-    if (changed) suggest.reset();
     renderPosition();
+  }
+
+  /** Moves of an engine line, one after the other (each the game's own when it has it). */
+  async function playMoves(moves: string[]): Promise<void> {
+    for (const uci of moves) await playExplorerMove(uci);
   }
 
   /** An explorer move: the game's own when it has it, else a move past the game. */
@@ -561,6 +564,7 @@ export function pgnPage(root: HTMLElement): void {
     markCurrent();
     renderInfo();
     explorer.show(fen);
+    live.setTarget({ fen });
     const query = toQuery(state);
     if (query) setQuery(query);
   }

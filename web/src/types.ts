@@ -131,6 +131,51 @@ export interface SuggestJson {
   movetime: number;
 }
 
+/** An evaluation from White's point of view, as the engine review and live analysis give it:
+ * centipawns or full moves to mate (negative: Black mates). */
+export type WhiteEval = { cp: number } | { mate: number };
+
+/** `GET /api/engine`: the engine of live analysis and game reviews. */
+export interface EngineJson {
+  /** Its name as it gives it: "Stockfish 15.1", "tabla 0.1.0". */
+  name: string;
+  /** Its program's path, or "in process" for tabla's own. */
+  path: string;
+  /** Live analyses running now. */
+  running: number;
+  /** The most at once (more are answered 429). */
+  limit: number;
+  /** The most lines one analysis may ask for. */
+  max_multipv: number;
+}
+
+/** One line of a live analysis. */
+export interface LiveLineJson {
+  multipv: number;
+  eval: WhiteEval;
+  /** White's winning chances in percent (lichess's formula), for the evaluation bar. */
+  win: number;
+  /** Only a bound of the score was known. */
+  bound?: 'lower' | 'upper';
+  depth: number;
+  seldepth: number | null;
+  moves: MoveNotations[];
+  /** The moves as numbered SAN: "40. Bh6 Qd1 41. Qxf7+". */
+  line: string;
+}
+
+/** An event of `GET /api/analyse` (`lines` while the engine searches, `done` at its end). */
+export interface AnalyseJson {
+  fen: string;
+  lines: LiveLineJson[];
+  nodes: number | null;
+  nps: number | null;
+  elapsed_ms: number;
+  done: boolean;
+  /** Why the analysis failed (on the `done` event). */
+  error?: string;
+}
+
 /** Every error answer, with a 4xx status (5xx only when the server fails). */
 export interface ApiErrorJson {
   error: string;

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod analyse;
 mod api_error;
 mod assets;
 mod config;

@@ -34,7 +34,7 @@ impl LiveEngines {
         spec: EngineSpec,
         oracle: Option<Arc<dyn EndgameOracle>>,
         limit: usize,
-    ) -> Result<LiveEngines, EngineError> {
+    ) -> Result<LiveEngines, Box<EngineError>> {
         let mut engines = LiveEngines {
             spec,
             oracle,
@@ -103,14 +103,14 @@ impl LiveEngines {
     }
 
     /// A new engine of the server's kind (for a UCI program: launched and handshaken).
-    fn new_engine(&self) -> Result<Box<dyn Analyser>, EngineError> {
+    fn new_engine(&self) -> Result<Box<dyn Analyser>, Box<EngineError>> {
         match &self.spec {
             EngineSpec::Tabla => {
                 let mut engine = Engine::new();
                 engine.set_oracle(self.oracle.clone());
                 Ok(Box::new(TablaAnalyser::with_engine(engine)))
             }
-            spec => spec.start(),
+            spec => spec.start().map_err(Box::new),
         }
     }
 
@@ -128,7 +128,7 @@ pub struct Reservation {
 
 impl Reservation {
     /// The engine: a waiting one, or a new one (which may take a moment for a UCI program).
-    pub fn engine(&mut self) -> Result<&mut dyn Analyser, EngineError> {
+    pub fn engine(&mut self) -> Result<&mut dyn Analyser, Box<EngineError>> {
         if self.analyser.is_none() {
             let waiting = self.engines.lock().idle.pop();
             self.analyser = Some(match waiting {

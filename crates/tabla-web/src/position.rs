@@ -3,7 +3,7 @@
 
 use crate::api_error::ApiError;
 use crate::notation::MoveNotations;
-use crate::query::{Params, fen_param, optional, required};
+use crate::query::{Params, PlayedLine, fen_param, line_param, optional, required};
 use axum::Json;
 use serde::Serialize;
 use tabla::{Color, Position};
@@ -60,26 +60,18 @@ impl PositionJson {
 /// `GET /api/position?fen=F[&moves=M1 M2 ...]`: the position `F`, or the one reached by playing
 /// the UCI moves `M1 M2 ...` (separated by spaces or commas) from it, with their numbered SAN.
 pub async fn position(params: Params) -> Result<Json<PositionLineJson>, ApiError> {
-    let start = fen_param(&params)?;
-    let Some(text) = optional(&params, "moves") else {
+    if optional(&params, "moves").is_none() {
+        let start = fen_param(&params)?;
         return Ok(Json(PositionLineJson {
             position: PositionJson::of(&start),
             line: None,
         }));
-    };
-    let mut pos = start.clone_without_history();
-    let mut moves = Vec::new();
-    for (i, uci) in text
-        .split([' ', ','])
-        .filter(|word| !word.is_empty())
-        .enumerate()
-    {
-        let mv = pos
-            .parse_uci(uci)
-            .map_err(|e| ApiError::bad_request(format!("moves: move {} ({uci:?}): {e}", i + 1)))?;
-        pos.play_unchecked(mv);
-        moves.push(mv);
     }
+    let PlayedLine {
+        start,
+        moves,
+        reached: pos,
+    } = line_param(&params)?;
     let line = start
         .variation_san(&moves)
         .map_err(|e| ApiError::bad_request(format!("moves: {e}")))?;

@@ -5,7 +5,7 @@ use crate::api_error::ApiError;
 use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;
 use std::collections::HashMap;
-use tabla::Position;
+use tabla::{Move, Position};
 
 /// The query string as name → value; a malformed one is refused with 400.
 pub type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
@@ -37,4 +37,39 @@ pub fn fen_param(params: &Params) -> Result<Position, ApiError> {
     let fen = required(params, "fen")?;
     Position::from_fen(fen.trim())
         .map_err(|e| ApiError::bad_request(format!("invalid FEN {fen:?}: {e}")))
+}
+
+/// A position given as `fen` and the UCI moves of `moves` played from it.
+pub struct PlayedLine {
+    /// The position of `fen`.
+    pub start: Position,
+    /// The moves of `moves`, each legal where it is played.
+    pub moves: Vec<Move>,
+    /// The position they reach, with its history (for repetitions).
+    pub reached: Position,
+}
+
+/// Reads `fen` and, when given, `moves`: UCI moves separated by spaces or commas, played from
+/// it; the first illegal one is refused with 400, naming it and its number.
+pub fn line_param(params: &Params) -> Result<PlayedLine, ApiError> {
+    let start = fen_param(params)?;
+    let mut reached = start.clone_without_history();
+    let mut moves = Vec::new();
+    let text = optional(params, "moves").unwrap_or("");
+    for (i, uci) in text
+        .split([' ', ','])
+        .filter(|word| !word.is_empty())
+        .enumerate()
+    {
+        let mv = reached
+            .parse_uci(uci)
+            .map_err(|e| ApiError::bad_request(format!("moves: move {} ({uci:?}): {e}", i + 1)))?;
+        reached.play_unchecked(mv);
+        moves.push(mv);
+    }
+    Ok(PlayedLine {
+        start,
+        moves,
+        reached,
+    })
 }

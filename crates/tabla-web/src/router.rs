@@ -2,7 +2,7 @@
 
 use crate::api_error::ApiError;
 use crate::state::AppState;
-use crate::{assets, db, kbnk, pgn, pgn_game, pgn_index, position, suggest, tb};
+use crate::{analyse, assets, db, kbnk, pgn, pgn_game, pgn_index, position, suggest, tb};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -16,6 +16,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/kbnk", get(kbnk::kbnk))
         .route("/api/tb", get(tb::tb))
         .route("/api/suggest", get(suggest::suggest))
+        .route("/api/engine", get(analyse::engine))
+        .route("/api/analyse", get(analyse::analyse))
         .route(
             "/api/pgn",
             post(pgn::pgn).layer(DefaultBodyLimit::max(limit)),

@@ -16,7 +16,10 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{Answer, app, app_with_db, app_with_limit, enc, get, import_test_db, post, send};
+use common::{
+    Answer, app, app_with_db, app_with_engine, app_with_limit, enc, fake_engine, get,
+    import_test_db, open_analysis, post, read_events, send,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -479,12 +482,15 @@ fn short(value: &Value) -> String {
 
 /// Every route of the router: method, path, and the type of `types.ts` its JSON answer is read
 /// as (`None`: not JSON).
-const ROUTES: [(&str, &str, Option<&str>); 14] = [
+const ROUTES: [(&str, &str, Option<&str>); 16] = [
     ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
     ("GET", "/api/kbnk", Some("KbnkJson")),
     ("GET", "/api/tb", Some("TbJson")),
     ("GET", "/api/suggest", Some("SuggestJson")),
+    ("GET", "/api/engine", Some("EngineJson")),
+    // Each event's data (a stream of Server-Sent Events).
+    ("GET", "/api/analyse", Some("AnalyseJson")),
     ("POST", "/api/pgn", Some("PgnGames")),
     ("POST", "/api/pgn/index", Some("PgnIndex")),
     ("POST", "/api/pgn/game", Some("PgnGameWithText")),
@@ -527,7 +533,7 @@ const RICH_PGN: &str = r#"[Event "Every field"]
 
 /// The JSON answers of every route, with the type each should have, and the error answers.
 async fn answers() -> Vec<(String, &'static str, Value)> {
-    let mut out: Vec<(String, &'static str, Value)> = Vec::new();
+    let mut out: Vec<(String, &'static str, Value)> = streamed().await;
     let mut keep = |what: String, a: Answer, ty: &'static str| {
         let ty = if a.status.is_success() {
             ty
@@ -695,6 +701,40 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
     for uri in [format!("/api/db/game/{id}"), "/api/db/game/1".to_owned()] {
         keep(uri.clone(), db_get(uri).await, "PgnGameWithText");
     }
+    out
+}
+
+/// The events of live analyses: several lines and mates (tabla's engine), a bound, and an
+/// engine's crash (the fake engine of tests/fake_engine).
+async fn streamed() -> Vec<(String, &'static str, Value)> {
+    let mut out = Vec::new();
+    let black_mates = format!("fen={}&multipv=3", enc("6k1/8/8/8/8/8/r4PPP/6K1 b - - 0 1"));
+    let start = format!("fen={}", enc(START));
+    let (bound, _) = app_with_engine(fake_engine(false)).await;
+    let (crash, _) = app_with_engine(fake_engine(true)).await;
+    for (name, app, query) in [
+        ("tabla", app(), &black_mates),
+        ("a bound", bound, &start),
+        ("a crash", crash, &start),
+    ] {
+        let response = open_analysis(app, query).await;
+        let mut body = response.into_body();
+        let mut seen = 0;
+        for (event, data) in read_events(&mut body, |event, _| {
+            seen += 1;
+            event == "done" || seen == 5
+        })
+        .await
+        {
+            out.push((
+                format!("GET /api/analyse?{query} ({name}, {event})"),
+                "AnalyseJson",
+                data,
+            ));
+        }
+    }
+    let engine = get("/api/engine").await;
+    out.push(("GET /api/engine".to_owned(), "EngineJson", engine.json()));
     out
 }
 

@@ -10,12 +10,14 @@ use serde_json::Value;
 #[cfg(feature = "db")]
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 #[cfg(feature = "db")]
 use tabla_db::{Database, EngineOptions, ImportOptions, import};
 use tabla_endgame::{Material, Table, generate};
+use tabla_review::{EngineSpec, UciSpec};
 #[cfg(feature = "db")]
 use tabla_web::GameDb;
-use tabla_web::{AppState, router};
+use tabla_web::{AppState, LiveEngines, MAX_ANALYSES, router};
 use tower::ServiceExt;
 
 /// The KBNK table, generated once per test binary.
@@ -158,4 +160,74 @@ pub fn enc(text: &str) -> String {
         }
     }
     out
+}
+
+/// Starts a live analysis (`GET /api/analyse?query`) on `app`; the response (its body is the
+/// stream).
+pub async fn open_analysis(app: axum::Router, query: &str) -> axum::response::Response {
+    let req = Request::get(format!("/api/analyse?{query}"))
+        .body(Body::empty())
+        .expect("request");
+    app.oneshot(req).await.expect("the router never fails")
+}
+
+/// Reads events (`event` name, `data` JSON) from an analysis stream until `done` says enough or
+/// 60 s pass.
+pub async fn read_events(
+    body: &mut Body,
+    mut done: impl FnMut(&str, &Value) -> bool,
+) -> Vec<(String, Value)> {
+    let mut text = String::new();
+    let mut events = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
+            .await
+            .expect("an event at least every 5 s")
+            .expect("the stream goes on")
+            .expect("a frame");
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        text.push_str(std::str::from_utf8(&data).expect("UTF-8"));
+        while let Some(end) = text.find("\n\n") {
+            let block: String = text.drain(..end + 2).collect();
+            let mut name = String::new();
+            let mut json = String::new();
+            for line in block.lines() {
+                if let Some(rest) = line.strip_prefix("event:") {
+                    name = rest.trim().to_owned();
+                } else if let Some(rest) = line.strip_prefix("data:") {
+                    json.push_str(rest.trim());
+                }
+            }
+            let value: Value = serde_json::from_str(&json).expect("JSON data");
+            let stop = done(&name, &value);
+            events.push((name, value));
+            if stop {
+                return events;
+            }
+        }
+    }
+    panic!("the stream did not give what was waited for: {events:?}");
+}
+
+/// The fake engine of the live analysis's tests (tests/fake_engine/fake_engine.py), `--crash` or not.
+pub fn fake_engine(crash: bool) -> EngineSpec {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine/fake_engine.py");
+    let spec = UciSpec::new(path);
+    EngineSpec::Uci(if crash { spec.arg("--crash") } else { spec })
+}
+
+/// The application with live analyses by `spec`.
+pub async fn app_with_engine(spec: EngineSpec) -> (axum::Router, Arc<LiveEngines>) {
+    let live = tokio::task::spawn_blocking(move || LiveEngines::start(spec, None, MAX_ANALYSES))
+        .await
+        .expect("the start runs")
+        .expect("the engine starts");
+    let mut state = AppState::new(table());
+    state.live = Arc::new(live);
+    let live = Arc::clone(&state.live);
+    (router(state), live)
 }

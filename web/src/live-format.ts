@@ -1,0 +1,47 @@
+// How live analysis writes what the engine says: evaluations, move numbers, speeds. Pure
+// functions (tested under node in tests/unit).
+
+import type { WhiteEval } from './types';
+
+/** An evaluation from White's point of view as people read it: +0.35, -1.20, 0.00, #5, #-3. */
+export function formatWhiteEval(e: WhiteEval): string {
+  if ('mate' in e) return `#${e.mate}`;
+  const pawns = e.cp / 100;
+  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+}
+
+/** A move of a line with the number written before it, if any ("40." before White's move,
+ * "40..." before Black's when the line starts with it). */
+export interface NumberedMove {
+  number: string | null;
+  san: string;
+}
+
+/** The moves `sans` played from the position `fen`, numbered as tabla writes lines:
+ * "40. Bh6 Qd1 41. Qxf7+", "12... Nf6 13. Bg5". */
+export function numberMoves(fen: string, sans: string[]): NumberedMove[] {
+  const fields = fen.trim().split(/\s+/);
+  let white = fields[1] !== 'b';
+  let number = Math.max(1, Number(fields[5]) || 1);
+  return sans.map((san, i) => {
+    const label = white ? `${number}.` : i === 0 ? `${number}...` : null;
+    if (!white) number++;
+    white = !white;
+    return { number: label, san };
+  });
+}
+
+/** Nodes per second, short: 850 n/s, 12.5 kn/s, 1.24 Mn/s. */
+export function formatNps(nps: number): string {
+  if (nps >= 1e6) return `${(nps / 1e6).toFixed(2)} Mn/s`;
+  if (nps >= 1e4) return `${(nps / 1e3).toFixed(0)} kn/s`;
+  if (nps >= 1e3) return `${(nps / 1e3).toFixed(1)} kn/s`;
+  return `${Math.round(nps)} n/s`;
+}
+
+/** A count of nodes, short: 950, 12.3k, 4.56M. */
+export function formatCount(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}
