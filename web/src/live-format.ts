@@ -10,6 +10,14 @@ export function formatWhiteEval(e: WhiteEval): string {
   return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
 }
 
+/** An evaluation short enough for the evaluation bar (lichess's style): the size of the edge
+ * in pawns, one decimal under 10 (1.3, 0.0, 14), or M and the moves to mate (M5). */
+export function formatBarEval(e: WhiteEval): string {
+  if ('mate' in e) return `M${Math.abs(e.mate)}`;
+  const pawns = Math.abs(e.cp) / 100;
+  return pawns < 9.95 ? pawns.toFixed(1) : pawns.toFixed(0);
+}
+
 /** A move of a line with the number written before it, if any ("40." before White's move,
  * "40..." before Black's when the line starts with it). */
 export interface NumberedMove {

@@ -3,7 +3,7 @@
 // lines stream from GET /api/analyse (Server-Sent Events); a new position closes the stream and
 // opens another, and closing the stream is what stops the search on the server.
 
-import { type NumberedMove, formatCount, formatNps, formatWhiteEval, numberMoves } from './live-format';
+import { type NumberedMove, formatBarEval, formatCount, formatNps, formatWhiteEval, numberMoves } from './live-format';
 import type { AnalyseJson, ApiErrorJson, EngineJson, LiveLineJson } from './types';
 import { api, h, q } from './util';
 
@@ -196,8 +196,11 @@ export function livePanel(options: LivePanelOptions): LivePanel {
     options.onBest(best?.moves[0]?.uci ?? null);
     if (best) {
       fill.style.height = `${best.win.toFixed(1)}%`;
-      barText.textContent = formatWhiteEval(best.eval);
-      bar.setAttribute('aria-label', `Evaluation ${barText.textContent}`);
+      barText.textContent = formatBarEval(best.eval);
+      bar.setAttribute('aria-label', `Evaluation ${formatWhiteEval(best.eval)}`);
+      bar.title = `${formatWhiteEval(best.eval)} (White's winning chances ${best.win.toFixed(0)}%)`;
+      // The number on the side that is better (White's at the bottom unless the board is flipped).
+      barText.classList.toggle('black-better', best.win < 50);
     }
     bar.classList.toggle('flipped', options.orientation() === 'black');
   }

@@ -27,9 +27,9 @@ struct Lent {
 }
 
 impl LiveEngines {
-    /// Starts one engine of `spec` (so that a wrong path or option fails here, at the server's
-    /// start, and the first analysis need not wait for a process) and keeps it for the first
-    /// analysis. tabla's own engine gets `oracle`, the exact endings the server knows.
+    /// Starts `limit` engines of `spec` (so that a wrong path or option fails here, at the
+    /// server's start, and no analysis waits for a program to load) and keeps them for the
+    /// analyses. tabla's own engine gets `oracle`, the exact endings the server knows.
     pub fn start(
         spec: EngineSpec,
         oracle: Option<Arc<dyn EndgameOracle>>,
@@ -44,7 +44,11 @@ impl LiveEngines {
         };
         let first = engines.new_engine()?;
         engines.id = first.id().clone();
-        engines.lock().idle.push(first);
+        let mut idle = vec![first];
+        while idle.len() < limit {
+            idle.push(engines.new_engine()?);
+        }
+        engines.lock().idle = idle;
         Ok(engines)
     }
 

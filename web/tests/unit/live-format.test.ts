@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatCount, formatNps, formatWhiteEval, numberMoves } from '../../src/live-format';
+import { formatBarEval, formatCount, formatNps, formatWhiteEval, numberMoves } from '../../src/live-format';
 
 const text = (fen: string, sans: string[]) =>
   numberMoves(fen, sans)
@@ -18,6 +18,14 @@ describe('live analysis formats', () => {
     assert.equal(formatWhiteEval({ cp: 0 }), '0.00');
     assert.equal(formatWhiteEval({ mate: 5 }), '#5');
     assert.equal(formatWhiteEval({ mate: -3 }), '#-3');
+  });
+
+  test('the bar writes the size of the edge', () => {
+    assert.equal(formatBarEval({ cp: 35 }), '0.3');
+    assert.equal(formatBarEval({ cp: -135 }), '1.4');
+    assert.equal(formatBarEval({ cp: 1445 }), '14');
+    assert.equal(formatBarEval({ cp: 996 }), '10');
+    assert.equal(formatBarEval({ mate: -3 }), 'M3');
   });
 
   test('lines are numbered from the position', () => {
