@@ -40,6 +40,7 @@ import {
   withSuggestion,
 } from './pgn-state';
 import { type MoveNode, formatClock, formatEval, numberLabel } from './pgn-tree';
+import { reviewPanel } from './review-report';
 import { forgetPgn, recallPgn, rememberPgn } from './store';
 import { suggestPanel } from './suggest';
 import type { PgnGameWithText, PgnIndex, PgnMove, PlayedJson } from './types';
@@ -109,6 +110,14 @@ export function pgnPage(root: HTMLElement): void {
     () => shownFen(state),
     (uci) => {
       state = withSuggestion(state, uci);
+      drawShapes();
+    },
+  );
+
+  const report = reviewPanel(
+    (i) => go(i === 0 ? (state.tree?.root ?? null) : (state.tree?.mainline[i - 1] ?? null)),
+    () => {
+      renderMoves();
       drawShapes();
     },
   );
@@ -205,6 +214,7 @@ export function pgnPage(root: HTMLElement): void {
         h('div', { class: 'fen-bar' }, fenText, copyFen),
         boardEl,
         controls,
+        report.el,
         warningsBox,
         info,
         suggest.el,
@@ -310,6 +320,8 @@ export function pgnPage(root: HTMLElement): void {
     }
     if (ticket !== opening) return;
     state = opened(state, i, g, nodeId);
+    const { path, start, end } = gameRequest(state.entries[i]);
+    report.open(g, { query: path.split('?')[1] ?? '', body: (state.source as Blob).slice(start, end), fileName: downloadName(g.tags).replace(/\.pgn$/, '-review.pgn') });
     renderGame();
     renderMoves();
     suggest.reset();
@@ -460,6 +472,7 @@ export function pgnPage(root: HTMLElement): void {
       }
     });
     moveList.replaceChildren(...cells);
+    report.markMoves(moveList);
     markCurrent();
   }
 
@@ -483,6 +496,7 @@ export function pgnPage(root: HTMLElement): void {
   function drawShapes(): void {
     const shapes = state.excursion ? [] : [...pgnShapes(state.current?.move?.shapes)];
     if (state.suggested) shapes.push(...arrow(state.suggested, 'blue'));
+    else if (!state.excursion) shapes.push(...report.shapes(state.current));
     cg.setAutoShapes(shapes);
   }
 
@@ -559,6 +573,7 @@ export function pgnPage(root: HTMLElement): void {
     drawShapes();
     fenText.textContent = fen;
     markCurrent();
+    report.show(state.excursion ? null : node);
     renderInfo();
     explorer.show(fen);
     const query = toQuery(state);
