@@ -637,9 +637,8 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
     let cache = tempfile::tempdir().expect("temporary directory");
     let reviews = {
         let mut state = tabla_web::AppState::new(common::table());
-        state.reviews = std::sync::Arc::new(tabla_web::GameReviews::new(Some(
-            cache.path().to_owned(),
-        )));
+        state.reviews =
+            std::sync::Arc::new(tabla_web::GameReviews::new(Some(cache.path().to_owned())));
         tabla_web::router(state)
     };
     let evals = "1. e4 { [%eval 0.2] } 1... e5 { [%eval 0.25] } 2. Qh5 { [%eval -1.5] } *";
