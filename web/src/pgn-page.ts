@@ -214,7 +214,6 @@ export function pgnPage(root: HTMLElement): void {
         h('div', { class: 'fen-bar' }, fenText, copyFen),
         boardEl,
         controls,
-        report.el,
         warningsBox,
         info,
         suggest.el,
@@ -223,6 +222,7 @@ export function pgnPage(root: HTMLElement): void {
       h(
         'div',
         { class: 'col-side' },
+        report.el,
         h('section', { class: 'moves-box', 'aria-label': 'Move list' }, h('div', { class: 'row' }, h('h2', {}, 'Moves'), notation, copyPgn, downloadPgn), moveList),
         h('section', { class: 'games-box', 'aria-label': 'Game list' }, filter, h('div', { class: 'games-scroll' }, gameTable), listNoteEl),
         loader,
