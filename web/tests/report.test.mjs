@@ -107,10 +107,13 @@ describe('the game report', () => {
     assert.deepEqual((await row('black')).slice(1, 4), ['2', '1', '0']);
 
     // A click on the graph at the 7th point after the start goes to 4. Nxe5.
-    const box = await page.locator('.eval-graph').boundingBox();
-    await page.mouse.move(box.x + (box.width * 7) / 12, box.y + box.height / 2);
+    const graph = page.locator('.eval-graph');
+    const box = await graph.boundingBox();
+    const at = { x: (box.width * 7) / 12, y: box.height / 2 };
+    await graph.hover({ position: at });
+    await page.locator('.eg-tip:not([hidden])').waitFor();
     assert.match(await page.locator('.eg-tip').textContent(), /^4\. Nxe5\?\? −3\.00$/);
-    await page.mouse.click(box.x + (box.width * 7) / 12, box.y + box.height / 2);
+    await graph.click({ position: at });
     await page.waitForFunction((e) => document.querySelector('#fen')?.textContent === e, AFTER_NXE5);
     assert.equal(await page.locator('#moves .mv.active').getAttribute('aria-label'), '4. Nxe5');
     assert.equal(await page.locator('.eval-graph').getAttribute('data-current'), '7');
@@ -151,8 +154,9 @@ describe('the game report', () => {
     assert.match(await page.locator('.review-status').textContent(), /From the evaluation cache/);
     assert.equal(await page.locator('.review-button').isVisible(), false);
     // A click on the graph's last point goes to the last move, 5... Be7.
-    const box = await page.locator('.eval-graph').boundingBox();
-    await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+    const graph = page.locator('.eval-graph');
+    const box = await graph.boundingBox();
+    await graph.click({ position: { x: box.width - 2, y: box.height / 2 } });
     await page.waitForFunction(() => document.querySelector('#moves .mv.active')?.getAttribute('aria-label') === '5... Be7');
     assert.deepEqual(page.errors, []);
     await page.close();
