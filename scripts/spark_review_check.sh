@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the engine review on Apache Spark (scripts/spark_review.py, Spark in local mode, Stockfish
-# through python-chess or tabla's Python package) against `tabla review --json` on the same games with the same engine and
-# node budget, one thread per engine. Not run in CI: it needs PyPI's `pyspark` (3.5) and `chess`
+# through python-chess or tabla's Python package) against `tabla review --json` and against
+# `tabla db review` on the same games with the same engine and node budget, one thread per engine. Not run in CI: it needs PyPI's `pyspark` (3.5) and `chess`
 # (or the `tabla` wheel), a Java 17 runtime (Debian's `openjdk-17-jre-headless`) and a UCI engine, and takes minutes.
 #
 # Steps, in a temporary directory:
@@ -10,9 +10,14 @@
 #   3. scripts/spark_review.py parquet --evaluator EVALUATOR --engine ENGINE --nodes NODES
 #      (evaluates the distinct positions into parquet/evals/, then writes parquet/review/)
 #   4. tabla review --json --engine ENGINE --nodes NODES --engines 1 --cache cache
-#   5. compared: every position's evaluation, choice and line (Spark's evals table against the
-#      Parquet files of tabla's cache), every move's evaluation, choice, win percentage,
-#      judgement and accuracy, and every side's accuracy, ACPL and marks (floats within 1e-6).
+#   5. tabla db import games.pgn --db db; tabla db review --db db --engine ENGINE --nodes NODES
+#      --engines 1 (the database numbers the games 1, 2, ... as step 2 does)
+#   6. compared with tabla review: every position's evaluation, choice and line (Spark's evals
+#      table against the Parquet files of tabla's cache), every move's evaluation, choice, win
+#      percentage, judgement and accuracy, and every side's accuracy, ACPL and marks (floats
+#      within 1e-6); and the same with tabla db review's evals, review_moves and review_games
+#      (read with `tabla db sql --json`).
+#   BIN needs the feature `db` (cargo build --release -p tabla-cli --features db).
 # Prints the differences and a summary; exits 1 on any difference, 2 when a tool is missing.
 #
 # Usage: scripts/spark_review_check.sh [--tabla BIN] [--engine PATH] [--nodes N] [--games N]
@@ -48,9 +53,10 @@ if [ -z "$tabla" ]; then
     if [ -x "$candidate" ]; then tabla=$candidate; break; fi
   done
 fi
-if [ -z "$tabla" ] || ! "$tabla" review --help >/dev/null 2>&1; then
-  echo "spark_review_check: no tabla binary with \`review\` (${tabla:-none found}); build it" \
-    "(cargo build --release -p tabla-cli) or give --tabla BIN" >&2
+if [ -z "$tabla" ] || ! "$tabla" review --help >/dev/null 2>&1 \
+  || ! "$tabla" db review --help >/dev/null 2>&1; then
+  echo "spark_review_check: no tabla binary with \`review\` and \`db review\` (${tabla:-none found});" \
+    "build it (cargo build --release -p tabla-cli --features db) or give --tabla BIN" >&2
   exit 2
 fi
 corpus=${TABLA_CORPUS:+$root/$TABLA_CORPUS}
@@ -113,7 +119,18 @@ t=$(now)
 tabla_seconds=$(elapsed "$t")
 echo "   $tabla_seconds s"
 
-echo "== 5. Comparisons (Spark against tabla review)"
+echo "== 5. tabla db import; tabla db review --engine $engine --nodes $nodes --engines 1"
+t=$(now)
+"$tabla" db import "$work/games.pgn" --db "$work/db" --threads 1 | tail -1 | sed 's/^/   /'
+"$tabla" db review --db "$work/db" --engine "$engine" --nodes "$nodes" --engines 1 2>&1 \
+  | tail -1 | sed 's/^/   /'
+db_seconds=$(elapsed "$t")
+echo "   $db_seconds s"
+for table in evals review_moves review_games; do
+  "$tabla" db sql --db "$work/db" --json "SELECT * FROM $table" > "$work/db_$table.json"
+done
+
+echo "== 6. Comparisons (Spark against tabla review, then against tabla db review)"
 status=0
 "$python" - "$work" <<'EOF' || status=$?
 import glob, json, sys
@@ -212,6 +229,42 @@ if extra:
     differ("games Spark reviewed that tabla did not read", sorted(extra), [])
 print(f"   reviews: {games} games ({errors} refused by both), {checked_moves} moves"
       f" ({marks} marked) compared: {len(differences)} differences")
+
+# tabla db review: the same positions, moves and figures, from the database's tables.
+before = len(differences)
+db_evals = {(r["key_hi"], r["key_lo"]): r for r in json.load(open(f"{work}/db_evals.json"))}
+if set(db_evals) != set(spark_evals):
+    differ("the positions evaluated (tabla db review)", len(spark_evals), len(db_evals))
+for key in sorted(set(spark_evals) & set(db_evals)):
+    a, b = spark_evals[key], db_evals[key]
+    for f in ("cp", "mate", "best", "pv"):
+        if a[f] != b.get(f):
+            differ(f"db evaluation of {key}: {f}", a[f], b.get(f))
+db_moves = {(r["game_id"], r["ply"]): r for r in json.load(open(f"{work}/db_review_moves.json"))}
+spark_moves = {(g, r["ply"]): r for g, rows in moves.items() for r in rows}
+if set(db_moves) != set(spark_moves):
+    differ("the moves reviewed (tabla db review)", len(spark_moves), len(db_moves))
+for key in sorted(set(spark_moves) & set(db_moves)):
+    a, b = spark_moves[key], db_moves[key]
+    for f in ("san", "uci", "cp", "mate", "best", "judgement"):
+        if a[f] != b.get(f):
+            differ(f"db game {key[0]}, ply {key[1]}: {f}", a[f], b.get(f))
+    for f in ("win", "accuracy"):
+        if not close(a[f], b.get(f)):
+            differ(f"db game {key[0]}, ply {key[1]}: {f}", a[f], b.get(f))
+db_figures = {r["game_id"]: r for r in json.load(open(f"{work}/db_review_games.json")) if not r.get("error")}
+if set(db_figures) != set(figures):
+    differ("the games reviewed (tabla db review)", sorted(figures), sorted(db_figures))
+for g in sorted(set(figures) & set(db_figures)):
+    a, b = figures[g], db_figures[g]
+    for side in ("white", "black"):
+        if not close(a[f"{side}_accuracy"], b.get(f"{side}_accuracy")):
+            differ(f"db game {g}: {side} accuracy", a[f"{side}_accuracy"], b.get(f"{side}_accuracy"))
+        for field in ("acpl", "inaccuracies", "mistakes", "blunders"):
+            if a[f"{side}_{field}"] != b.get(f"{side}_{field}"):
+                differ(f"db game {g}: {side} {field}", a[f"{side}_{field}"], b.get(f"{side}_{field}"))
+print(f"   tabla db review: {len(db_evals)} evaluations, {len(db_moves)} moves, {len(db_figures)} games"
+      f" compared: {len(differences) - before} differences")
 for g in sorted(figures)[:3]:
     r = figures[g]
     print(f"   game {g}: White {r['white_accuracy']:.1f}% ACPL {r['white_acpl']}"
@@ -220,9 +273,9 @@ for g in sorted(figures)[:3]:
           f" ({r['black_inaccuracies']}/{r['black_mistakes']}/{r['black_blunders']})")
 sys.exit(1 if differences else 0)
 EOF
-echo "== Summary: Spark step $spark_seconds s, tabla review $tabla_seconds s"
+echo "== Summary: Spark step $spark_seconds s, tabla review $tabla_seconds s, tabla db review $db_seconds s"
 if [ "$status" != 0 ]; then
-  echo "spark_review_check: Spark's review differs from tabla review's" >&2
+  echo "spark_review_check: Spark's review differs from tabla review's or tabla db review's" >&2
   exit 1
 fi
-echo "spark_review_check: Spark's review equals tabla review's"
+echo "spark_review_check: Spark's review equals tabla review's and tabla db review's"

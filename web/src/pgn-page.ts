@@ -40,6 +40,7 @@ import {
   withSuggestion,
 } from './pgn-state';
 import { type MoveNode, formatClock, formatEval, numberLabel } from './pgn-tree';
+import { reviewPanel } from './review-report';
 import { forgetPgn, recallPgn, rememberPgn } from './store';
 import { livePanel } from './live-panel';
 import type { PgnGameWithText, PgnIndex, PgnMove, PlayedJson } from './types';
@@ -113,6 +114,14 @@ export function pgnPage(root: HTMLElement): void {
     onPlay: (moves) => void playMoves(moves),
     orientation: () => cg.state.orientation,
   });
+
+  const report = reviewPanel(
+    (i) => go(i === 0 ? (state.tree?.root ?? null) : (state.tree?.mainline[i - 1] ?? null)),
+    () => {
+      renderMoves();
+      drawShapes();
+    },
+  );
 
   const notation = h('button', { type: 'button', class: 'small', title: 'Short (SAN) or long notation' });
   const renderNotation = () => {
@@ -214,6 +223,7 @@ export function pgnPage(root: HTMLElement): void {
       h(
         'div',
         { class: 'col-side' },
+        report.el,
         h('section', { class: 'moves-box', 'aria-label': 'Move list' }, h('div', { class: 'row' }, h('h2', {}, 'Moves'), notation, copyPgn, downloadPgn), moveList),
         h('section', { class: 'games-box', 'aria-label': 'Game list' }, filter, h('div', { class: 'games-scroll' }, gameTable), listNoteEl),
         loader,
@@ -311,6 +321,8 @@ export function pgnPage(root: HTMLElement): void {
     }
     if (ticket !== opening) return;
     state = opened(state, i, g, nodeId);
+    const { path, start, end } = gameRequest(state.entries[i]);
+    report.open(g, { query: path.split('?')[1] ?? '', body: (state.source as Blob).slice(start, end), fileName: downloadName(g.tags).replace(/\.pgn$/, '-review.pgn') });
     renderGame();
     renderMoves();
     renderPosition();
@@ -460,6 +472,7 @@ export function pgnPage(root: HTMLElement): void {
       }
     });
     moveList.replaceChildren(...cells);
+    report.markMoves(moveList);
     markCurrent();
   }
 
@@ -483,6 +496,7 @@ export function pgnPage(root: HTMLElement): void {
   function drawShapes(): void {
     const shapes = state.excursion ? [] : [...pgnShapes(state.current?.move?.shapes)];
     if (state.suggested) shapes.push(...arrow(state.suggested, 'blue'));
+    else if (!state.excursion) shapes.push(...report.shapes(state.current));
     cg.setAutoShapes(shapes);
   }
 
@@ -562,6 +576,7 @@ export function pgnPage(root: HTMLElement): void {
     drawShapes();
     fenText.textContent = fen;
     markCurrent();
+    report.show(state.excursion ? null : node);
     renderInfo();
     explorer.show(fen);
     live.setTarget({ fen });

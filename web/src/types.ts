@@ -268,3 +268,71 @@ export interface DbGameList {
   total: number;
   games: DbGameRef[];
 }
+
+// ---- game reviews (`POST /api/review`)
+
+/** lichess's marks: `?!`, `?`, `??`. */
+export type Judgement = 'Inaccuracy' | 'Mistake' | 'Blunder';
+
+/** One side's figures in a review. */
+export interface SideReview {
+  name: string | null;
+  /** Game accuracy, 0 to 100; null without a judged move. */
+  accuracy: number | null;
+  /** Average centipawn loss. */
+  acpl: number | null;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+/** One move of a review. */
+export interface MoveReview {
+  ply: number;
+  san: string;
+  uci: string;
+  /** After the move; null after a mating move. */
+  eval: WhiteEval | null;
+  /** The engine's choice before the move (unknown from evals). */
+  best: { san: string; uci: string } | null;
+  /** The engine's line before the move, in UCI. */
+  pv: string[];
+  /** White's win percentage after the move, 0 to 100. */
+  win: number | null;
+  judgement: Judgement | null;
+  /** The move's accuracy, 0 to 100. */
+  accuracy: number | null;
+}
+
+/** A game's review, as `tabla review --json` writes it (`tabla_review::Review`). */
+export interface Review {
+  white: SideReview;
+  black: SideReview;
+  moves: MoveReview[];
+  error: string | null;
+}
+
+/** `POST /api/review?cached=1`, and the last line of an engine review. */
+export interface ReviewAnswer {
+  /** null when the cache lacks a position (`cached=1` only). */
+  review: Review | null;
+  /** The game annotated with the review, as `tabla review` writes it. */
+  pgn: string | null;
+  /** The engine's line before each move as numbered SAN ("" when unknown). */
+  lines: string[];
+  /** 'evals': from the game's own `[%eval]`s; 'engine': the engine's, searched or cached. */
+  source: 'evals' | 'engine' | null;
+  /** The engine and its budget; null from evals. */
+  engine: string | null;
+  /** The game's distinct positions, and how many the cache held. */
+  positions: number;
+  from_cache: number;
+}
+
+/** A progress line of an engine review. */
+export interface ReviewProgress {
+  progress: { positions: number; done: number; from_cache: number };
+}
+
+/** A line of `POST /api/review`'s NDJSON: progress, then the answer or an error. */
+export type ReviewLine = ReviewProgress | ReviewAnswer | ApiErrorJson;

@@ -142,6 +142,10 @@ impl<'a> Reviewer<'a> {
     /// whose positions the engine fails on twice, gets a [`Review`] with its `error`; the other
     /// games are reviewed. The error is the cache's, when it cannot write its files (the
     /// searches of the batch are finished first, so the pool is ready for more).
+    ///
+    /// A pool cancelled meanwhile ([`crate::PoolCanceller`]) ends the review as soon as its
+    /// running searches stop: the games it did not finish get an `error`, and no stopped search
+    /// goes into the cache.
     pub fn review(
         &mut self,
         games: &[Game],
@@ -253,6 +257,11 @@ fn evaluation(
     analysis: &Result<Analysis, EngineError>,
 ) -> Result<PositionInfo, String> {
     let analysis = analysis.as_ref().map_err(ToString::to_string)?;
+    // A search stopped before its budget (the pool cancelled) is shallower than the budget says:
+    // kept in the cache under that budget, it would stand for a full search in every later run.
+    if analysis.stopped {
+        return Err("the search was stopped (the review was cancelled)".to_owned());
+    }
     Ok(PositionInfo::from_analysis(position, analysis))
 }
 

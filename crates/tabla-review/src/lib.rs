@@ -39,8 +39,8 @@
 //!   position once; with an [`EvalCache`] (Parquet files in tabla's data directory, one folder
 //!   per engine, options and budget: [`CacheConfig`]) once across runs.
 //! - [`judge`]: a [`Mainline`] with its positions' evaluations (and the engine's choices, when
-//!   known) to a [`Review`]; the engine layer and [`from_evals`] (the `[%eval]` comments a game
-//!   already has) both end there.
+//!   known) to a [`Review`]; the engine layer, [`from_evals`] (the `[%eval]` comments a game
+//!   already has) and [`from_cache`] (a game whose every position a cache holds) all end there.
 //! - [`annotate`], [`annotated_pgn`]: the review written into the game as lichess annotates;
 //!   each side's figures go in the tags `WhiteAccuracy`, `BlackAccuracy` (one decimal),
 //!   `WhiteACPL` and `BlackACPL`.
@@ -66,6 +66,7 @@ mod cache;
 mod engine_review;
 mod engines;
 mod eval;
+mod from_cache;
 mod from_evals;
 mod judgement;
 mod mainline;
@@ -82,10 +83,11 @@ pub use cache::{COMPACT_AT, CacheConfig, CacheError, EvalCache, evals_schema};
 pub use engine_review::{FLUSH_EVERY, ReviewCounts, Reviewer, review_games};
 pub use engines::{
     Analyser, Analysis, Budget, BudgetError, EngineError, EngineId, EngineSpec, IllegalMove,
-    JobResult, Line, OptionKind, OptionSyntaxError, Pool, Request, Said, StopSignal, TablaAnalyser,
-    Timeouts, UciEngine, UciOption, UciSpec,
+    JobResult, Line, OptionKind, OptionSyntaxError, Pool, PoolCanceller, Request, Said, StopSignal,
+    TablaAnalyser, Timeouts, UciEngine, UciOption, UciSpec,
 };
 pub use eval::Eval;
+pub use from_cache::from_cache;
 pub use from_evals::from_evals;
 pub use judgement::{Judgement, Reason, Rules, Verdict, judge_move};
 pub use mainline::{BestMove, Ending, Mainline, PlayedMove, PositionInfo};

@@ -68,7 +68,7 @@ impl Origin {
 
 /// The origin from the query string: `index`, `start`, `line`, `column`, each optional
 /// ([`Origin::default`]'s values); 400 for a value that is not a number or a line or column 0.
-fn origin(params: &Params) -> Result<Origin, ApiError> {
+pub(crate) fn origin(params: &Params) -> Result<Origin, ApiError> {
     let parameters = parameters(params)?;
     let default = Origin::default();
     let number = |name: &str, default: u64, least: u64| -> Result<u64, ApiError> {
@@ -90,10 +90,9 @@ fn origin(params: &Params) -> Result<Origin, ApiError> {
     })
 }
 
-/// The one game of `pgn` as [`game_json`] writes it, relocated by `origin`, with `"pgn"`: the
-/// game written back by [`write_game`] (export format). 400 when `pgn` holds no game or more
-/// than one.
-pub fn game_with_pgn(pgn: &[u8], origin: Origin) -> Result<String, ApiError> {
+/// The one game of `pgn`, relocated by `origin` (a damaged game too: its `error` says where it
+/// stopped). 400 when `pgn` holds no game or more than one.
+pub(crate) fn one_game(pgn: &[u8], origin: Origin) -> Result<Game, ApiError> {
     let unreadable =
         |e: std::io::Error| ApiError::bad_request(format!("could not read the PGN: {e}"));
     let mut reader = Reader::new(pgn);
@@ -109,6 +108,14 @@ pub fn game_with_pgn(pgn: &[u8], origin: Origin) -> Result<String, ApiError> {
         )));
     }
     origin.apply(&mut game);
+    Ok(game)
+}
+
+/// The one game of `pgn` as [`game_json`] writes it, relocated by `origin`, with `"pgn"`: the
+/// game written back by [`write_game`] (export format). 400 when `pgn` holds no game or more
+/// than one.
+pub fn game_with_pgn(pgn: &[u8], origin: Origin) -> Result<String, ApiError> {
+    let game = one_game(pgn, origin)?;
     let json = game_json(&game);
     let text = serde_json::to_string(&write_game(&game))
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;

@@ -2,7 +2,7 @@
 
 use crate::api_error::ApiError;
 use crate::state::AppState;
-use crate::{analyse, assets, db, kbnk, pgn, pgn_game, pgn_index, position, suggest, tb};
+use crate::{analyse, assets, db, kbnk, pgn, pgn_game, pgn_index, position, review, suggest, tb};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -29,6 +29,10 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/pgn/game",
             post(pgn_game::pgn_game).layer(DefaultBodyLimit::max(limit)),
+        )
+        .route(
+            "/api/review",
+            post(review::review).layer(DefaultBodyLimit::max(limit)),
         )
         .route("/api/sample", get(sample))
         .merge(db_routes())

@@ -5,6 +5,7 @@ use crate::engine::{EngineSlot, EngineSuggester};
 #[cfg(feature = "db")]
 use crate::game_db::GameDb;
 use crate::live::LiveEngines;
+use crate::review::GameReviews;
 use crate::sample::SAMPLE_PGN;
 use crate::tb_dir::TbDir;
 use std::sync::Arc;
@@ -29,6 +30,8 @@ pub struct AppState {
     pub engine: EngineSlot,
     /// The engines of live analysis (`GET /api/analyse`) and what game reviews start.
     pub live: Arc<LiveEngines>,
+    /// Game reviews (`POST /api/review`): the evaluation cache's place, one review at a time.
+    pub reviews: Arc<GameReviews>,
     /// The game database behind the `/api/db` routes (`tabla serve --db DIR`), if any.
     #[cfg(feature = "db")]
     pub db: Option<Arc<GameDb>>,
@@ -37,7 +40,8 @@ pub struct AppState {
 impl AppState {
     /// A state over a KBNK table, without other endgame tables ([`TbDir::none`]), with the
     /// built-in sample, the default body limit and the engine
-    /// (without endgame tables; [`serve`](crate::serve) gives it KBNK, KQK and KRK), and no game
+    /// (without endgame tables; [`serve`](crate::serve) gives it KBNK, KQK and KRK), reviews
+    /// with `tabla review`'s evaluation cache ([`GameReviews::in_data_dir`]), and no game
     /// database.
     pub fn new(kbnk: Arc<Table>) -> AppState {
         AppState {
@@ -48,6 +52,7 @@ impl AppState {
             pgn_permits: Arc::new(Semaphore::new(2)),
             engine: EngineSlot::new(Arc::new(EngineSuggester::new(None))),
             live: Arc::new(LiveEngines::tabla()),
+            reviews: Arc::new(GameReviews::in_data_dir()),
             #[cfg(feature = "db")]
             db: None,
         }

@@ -482,7 +482,7 @@ fn short(value: &Value) -> String {
 
 /// Every route of the router: method, path, and the type of `types.ts` its JSON answer is read
 /// as (`None`: not JSON).
-const ROUTES: [(&str, &str, Option<&str>); 16] = [
+const ROUTES: [(&str, &str, Option<&str>); 17] = [
     ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
     ("GET", "/api/kbnk", Some("KbnkJson")),
@@ -494,6 +494,7 @@ const ROUTES: [(&str, &str, Option<&str>); 16] = [
     ("POST", "/api/pgn", Some("PgnGames")),
     ("POST", "/api/pgn/index", Some("PgnIndex")),
     ("POST", "/api/pgn/game", Some("PgnGameWithText")),
+    ("POST", "/api/review", Some("ReviewLine")),
     ("GET", "/api/sample", None),
     ("GET", "/api/db", Some("DbStatusJson")),
     ("GET", "/api/db/explore", Some("DbExplorerJson")),
@@ -635,6 +636,49 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
         "POST /api/pgn (over the limit)".into(),
         post(app_with_limit(10), "/api/pgn", RICH_PGN.to_owned()).await,
         "PgnGames",
+    );
+    // Reviews: from a game's evals; from the cache only, before (nothing) and after an engine
+    // review of a game ending in mate (an evaluation as a mate, a mating move without one), whose
+    // NDJSON lines are each checked; bad input.
+    let cache = tempfile::tempdir().expect("temporary directory");
+    let reviews = {
+        let mut state = tabla_web::AppState::new(common::table());
+        state.reviews =
+            std::sync::Arc::new(tabla_web::GameReviews::new(Some(cache.path().to_owned())));
+        tabla_web::router(state)
+    };
+    let evals = "1. e4 { [%eval 0.2] } 1... e5 { [%eval 0.25] } 2. Qh5 { [%eval -1.5] } *";
+    let fools = "1. f3 e5 2. g4 Qh4# 0-1";
+    keep(
+        "POST /api/review?cached=1 (evals)".into(),
+        post(reviews.clone(), "/api/review?cached=1", evals).await,
+        "ReviewAnswer",
+    );
+    keep(
+        "POST /api/review?cached=1 (not cached)".into(),
+        post(reviews.clone(), "/api/review?cached=1", fools).await,
+        "ReviewAnswer",
+    );
+    let streamed = post(reviews.clone(), "/api/review", fools).await;
+    assert_eq!(streamed.content_type, "application/x-ndjson");
+    for (i, line) in String::from_utf8_lossy(&streamed.body).lines().enumerate() {
+        let a = Answer {
+            status: streamed.status,
+            content_type: "application/json".into(),
+            allow: None,
+            body: line.as_bytes().to_vec(),
+        };
+        keep(format!("POST /api/review (line {i})"), a, "ReviewLine");
+    }
+    keep(
+        "POST /api/review?cached=1 (cached)".into(),
+        post(reviews.clone(), "/api/review?cached=1", fools).await,
+        "ReviewAnswer",
+    );
+    keep(
+        "POST /api/review (illegal move)".into(),
+        post(reviews, "/api/review", "1. e4 e5 2. Ke3 *").await,
+        "ReviewAnswer",
     );
     keep(
         "GET /api/nothing".into(),

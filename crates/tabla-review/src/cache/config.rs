@@ -1,6 +1,6 @@
 //! What an evaluation depends on besides the position: the engine, its options and the budget.
 
-use crate::{Budget, EngineSpec, Pool};
+use crate::{Budget, EngineId, EngineSpec, Pool};
 use serde::{Deserialize, Serialize};
 
 /// The engine configuration a cache's evaluations were made with: evaluations are shared only
@@ -48,7 +48,23 @@ impl CacheConfig {
 
     /// The configuration of `pool`'s engines (started from `spec`) at `budget`.
     pub fn of_pool(pool: &Pool, spec: &EngineSpec, budget: Budget) -> CacheConfig {
-        let id = pool.engine();
+        CacheConfig::of_engine(pool.engine(), spec, budget)
+    }
+
+    /// The configuration of an engine started from `spec` that named itself `id`, at `budget`:
+    /// what [`CacheConfig::of_pool`] gives for a pool of such engines, without starting one (a
+    /// server that has one engine running already finds the cached evaluations of its pools).
+    ///
+    /// ```
+    /// use tabla_review::{Analyser, Budget, CacheConfig, EngineSpec, Pool, TablaAnalyser};
+    /// let pool = Pool::start(&EngineSpec::Tabla, 1).unwrap();
+    /// let budget = Budget::Nodes(300_000);
+    /// assert_eq!(
+    ///     CacheConfig::of_engine(TablaAnalyser::new().id(), &EngineSpec::Tabla, budget),
+    ///     CacheConfig::of_pool(&pool, &EngineSpec::Tabla, budget),
+    /// );
+    /// ```
+    pub fn of_engine(id: &EngineId, spec: &EngineSpec, budget: Budget) -> CacheConfig {
         let engine = id.name.clone().unwrap_or_else(|| id.path.clone());
         let options = match spec {
             EngineSpec::Tabla => Vec::new(),

@@ -32,7 +32,7 @@ pub use analysis::{Analysis, Line};
 pub use engine_spec::EngineSpec;
 pub use error::{EngineError, EngineId, IllegalMove, Said};
 pub use in_process::TablaAnalyser;
-pub use pool::{JobResult, Pool};
+pub use pool::{JobResult, Pool, PoolCanceller};
 pub use request::{Budget, BudgetError, Request};
 pub use uci_engine::UciEngine;
 pub use uci_option::{OptionKind, UciOption};

@@ -262,6 +262,50 @@ impl Pool {
     /// Stops the running searches (their results come back, marked stopped) and answers every
     /// queued job with [`EngineError::Cancelled`]. The pool stays usable.
     pub fn cancel(&self) {
+        self.canceller().cancel();
+    }
+
+    /// A handle that cancels this pool's jobs from another thread ([`Pool::cancel`]) while the
+    /// pool itself is lent to a [`crate::Reviewer`]: what a server calls when its client leaves.
+    pub fn canceller(&self) -> PoolCanceller {
+        PoolCanceller {
+            shared: Arc::clone(&self.shared),
+            answers: self.answers.clone(),
+        }
+    }
+}
+
+/// Cancels a [`Pool`]'s queued and running jobs from anywhere ([`Pool::canceller`]); cancelling
+/// a pool that is gone does nothing.
+///
+/// ```
+/// use tabla::Position;
+/// use tabla_review::{Budget, EngineSpec, Pool, Request};
+/// let pool = Pool::start(&EngineSpec::Tabla, 1).unwrap();
+/// let canceller = pool.canceller();
+/// // A search without end, and one queued behind it.
+/// pool.submit(Request::new(Position::startpos(), Budget::Depth(100)));
+/// pool.submit(Request::new(Position::startpos(), Budget::Depth(100)));
+/// std::thread::spawn(move || {
+///     std::thread::sleep(std::time::Duration::from_millis(50));
+///     canceller.cancel();
+/// });
+/// let first = pool.recv().unwrap().outcome;
+/// let second = pool.recv().unwrap().outcome;
+/// // Which comes first depends on timing: one was stopped, the other never started.
+/// let stopped = [&first, &second].iter().filter(|o| o.as_ref().is_ok_and(|a| a.stopped)).count();
+/// let cancelled = [&first, &second].iter().filter(|o| o.is_err()).count();
+/// assert_eq!((stopped, cancelled), (1, 1));
+/// ```
+#[derive(Clone)]
+pub struct PoolCanceller {
+    shared: Arc<Shared>,
+    answers: Sender<JobResult>,
+}
+
+impl PoolCanceller {
+    /// [`Pool::cancel`].
+    pub fn cancel(&self) {
         let mut state = lock(&self.shared.state);
         for (id, _) in state.queue.drain(..) {
             let _ = self.answers.send(JobResult {
