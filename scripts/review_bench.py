@@ -78,7 +78,8 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT.parent / "shared" / "data" / "pgn" / "lichess_db_1000k.pgn"
 TESTDATA = ROOT / "testdata" / "review" / "lichess-evals.pgn"
-TABLA = "/work/bin/tabla"
+# The tabla binary: --tabla, else $TABLA_BIN, else the release build.
+TABLA = os.environ.get("TABLA_BIN", str(ROOT / "target" / "release" / "tabla"))
 STOCKFISH = "/usr/games/stockfish"
 DEFAULT_DIR = "/work/bench/review"
 GAMES = "games200.pgn"
@@ -550,6 +551,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dir", default=DEFAULT_DIR, help=f"work directory ({DEFAULT_DIR})")
+    parser.add_argument("--tabla", default=None,
+                        help="the tabla binary ($TABLA_BIN, else target/release/tabla)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("games", help=f"choose the games: {GAMES}")
@@ -581,6 +584,9 @@ def main():
                    help="keep reference marks on the reference engine's own choices")
 
     args = parser.parse_args()
+    if args.tabla:
+        global TABLA
+        TABLA = args.tabla
     work = Path(args.dir)
     work.mkdir(parents=True, exist_ok=True)
     {"games": cmd_games, "reference": cmd_reference, "candidate": cmd_candidate,
