@@ -9,15 +9,13 @@
 //! anything with a player filter.
 
 use crate::filters::{Filters, month_of};
+use crate::lists::GAMES_LISTED;
 use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
 use arrow_array::{Array, Int64Array};
 use serde::Serialize;
 use tabla::{Position, SanMode};
 use tabla_convert::key_columns;
-
-/// How many top and recent games an answer lists.
-pub const GAMES_LISTED: usize = 8;
 
 /// The explorer's answer (the shape `tabla db explore --json` prints).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

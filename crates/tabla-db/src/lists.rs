@@ -19,7 +19,6 @@
 //! themselves cannot be made per wave.
 
 use crate::DbError;
-use crate::explore::GAMES_LISTED;
 use crate::filters::{month_of, rating_group};
 use crate::runs::{Decode, Runs, signed_order};
 use crate::store::{LookupWriter, SortedLayout};
@@ -33,6 +32,9 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabla_convert::{PositionsTable, SPEEDS, positions_schema};
+
+/// How many top and recent games an explorer answer lists.
+pub const GAMES_LISTED: usize = 8;
 
 /// A position counted for this many games of an import has its lists in the import's lists
 /// table; a position with fewer is answered from its rows in `positions` (at most this many
