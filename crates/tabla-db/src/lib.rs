@@ -62,10 +62,10 @@ pub use database::{Database, Info, TableSize};
 pub use engine::EngineOptions;
 pub use error::DbError;
 pub use explore::{Explorer, GameRef, MoveStats, Target};
-pub use lists::GAMES_LISTED;
 pub use filters::{FilterText, Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
 pub use games::GamePage;
 pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, import};
+pub use lists::GAMES_LISTED;
 pub use manifest::{
     Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION,
 };

@@ -19,7 +19,6 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::convert::Infallible;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabla::Position;
 use tabla_pgn::Game;
@@ -27,56 +26,7 @@ use tabla_review::{
     Budget, CacheConfig, DEFAULT_NODES, EvalCache, Pool, PoolCanceller, Review, ReviewCounts,
     Reviewer, Rules, annotated_pgn, from_cache, from_evals,
 };
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
-
-/// Engine reviews running at once; one more is answered 429. A review keeps every core busy.
-pub const MAX_REVIEWS: usize = 1;
-
-/// What the server's reviews share: where the evaluation cache is, and the place of the one
-/// review that may run.
-pub struct GameReviews {
-    cache_root: Option<PathBuf>,
-    places: Arc<Semaphore>,
-}
-
-impl GameReviews {
-    /// Reviews keeping their evaluations under `cache_root` (one folder per engine, options
-    /// and budget, as [`EvalCache::open`] makes them), or in memory for one review only.
-    pub fn new(cache_root: Option<PathBuf>) -> GameReviews {
-        GameReviews {
-            cache_root,
-            places: Arc::new(Semaphore::new(MAX_REVIEWS)),
-        }
-    }
-
-    /// `tabla review`'s cache: `evals` in tabla's data directory ([`tabla::data_dir`]).
-    pub fn in_data_dir() -> GameReviews {
-        GameReviews::new(tabla::data_dir().map(|dir| dir.join("evals")))
-    }
-
-    /// The evaluation cache's root, if evaluations are kept.
-    pub fn cache_root(&self) -> Option<&Path> {
-        self.cache_root.as_deref()
-    }
-
-    /// Engine reviews running now, counted until their engines have stopped.
-    pub fn running(&self) -> usize {
-        MAX_REVIEWS - self.places.available_permits()
-    }
-
-    /// The cache of `config`: on disk under the root, else in memory.
-    fn open_cache(&self, config: &CacheConfig) -> Result<EvalCache, ApiError> {
-        match &self.cache_root {
-            Some(root) => EvalCache::open(root, config).map_err(|e| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("the evaluation cache cannot be opened: {e}"),
-                )
-            }),
-            None => Ok(EvalCache::in_memory()),
-        }
-    }
-}
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
 /// A review's answer (the last NDJSON line of an engine review, and the whole answer of
 /// `?cached=1`): the review and the annotated game, or, from the cache only when it lacks a

@@ -5,7 +5,7 @@ use crate::engine::{EngineSlot, EngineSuggester};
 #[cfg(feature = "db")]
 use crate::game_db::GameDb;
 use crate::live::LiveEngines;
-use crate::review::GameReviews;
+use crate::review_places::GameReviews;
 use crate::sample::SAMPLE_PGN;
 use crate::tb_dir::TbDir;
 use std::sync::Arc;
