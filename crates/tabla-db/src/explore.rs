@@ -20,7 +20,7 @@ use tabla_convert::key_columns;
 pub const GAMES_LISTED: usize = 8;
 
 /// The explorer's answer (the shape `tabla db explore --json` prints).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Explorer {
     /// The position, as `tabla fen` writes it.
     pub fen: String,
@@ -62,7 +62,7 @@ pub struct MoveStats {
 }
 
 /// A game in a list.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct GameRef {
     /// The game's id (`game_id`), as a string.
     pub id: String,
@@ -82,6 +82,9 @@ pub struct GameRef {
     pub event: Option<String>,
     /// The ply at which it reached the position (0: the start).
     pub ply: u64,
+    /// Its review, when `review_games` has one and the list was given them
+    /// ([`Database::add_reviews`]); `None` otherwise.
+    pub review: Option<crate::GameReview>,
 }
 
 /// A position to explore: a FEN, or moves from the standard start.
@@ -689,6 +692,7 @@ fn game_refs_of(batches: &[arrow_array::RecordBatch]) -> Result<Vec<GameRef>, Db
                 date: str_at(&played, i).unwrap_or_else(|| "????-??-??".to_owned()),
                 event: str_at(&event, i),
                 ply: ply.as_ref().and_then(|p| int_at(p, i)).unwrap_or(0).max(0) as u64,
+                review: None,
             });
         }
     }

@@ -40,6 +40,7 @@ mod engine;
 mod error;
 mod explore;
 mod filters;
+mod game_reviews;
 mod games;
 mod import;
 mod lists;
@@ -48,6 +49,7 @@ mod manifest;
 mod merge;
 mod output;
 mod review;
+mod review_cancel;
 mod review_tables;
 mod runs;
 mod search;
@@ -63,6 +65,7 @@ pub use engine::EngineOptions;
 pub use error::DbError;
 pub use explore::{Explorer, GAMES_LISTED, GameRef, MoveStats, Target};
 pub use filters::{FilterText, Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
+pub use game_reviews::{GameReview, SideMarks};
 pub use games::GamePage;
 pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, import};
 pub use manifest::{
@@ -70,6 +73,7 @@ pub use manifest::{
 };
 pub use output::{Format, write_rows};
 pub use review::{ReviewSummary, ReviewWith};
+pub use review_cancel::ReviewCancel;
 pub use review_tables::{
     EVALS_DIR, FROM_EVALS, REVIEW_DIR, evals_table_schema, review_games_schema,
     review_moves_schema, rules_name,
