@@ -119,7 +119,8 @@ export function gamesPage(root: HTMLElement): void {
           const p = line.progress;
           bar.value = reviewFraction(p);
           const cached = p.from_cache ? `, ${formatCount(p.from_cache)} from the cache` : '';
-          reviewStatus.textContent = `Reviewing ${formatCount(Math.min(p.games, p.total))} of ${formatCount(p.total)} games… ${formatCount(p.evaluated + p.from_cache)} of ${formatCount(p.positions)} positions${cached}`;
+          // `games` counts the batch being searched: the positions say how far it is.
+          reviewStatus.textContent = `Reviewing ${formatCount(p.total)} games… ${formatCount(p.evaluated + p.from_cache)} of ${formatCount(p.positions)} positions so far${cached}`;
         } else if ('error' in line) {
           throw new Error(line.error);
         } else {

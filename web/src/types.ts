@@ -233,8 +233,8 @@ export interface DbGameRef {
   event: string | null;
   /** The ply at which the game reached the position asked about (0 in `/api/db/games`). */
   ply: number;
-  /** Its review from `review_games` in `/api/db/games` and `/api/db/search` (null when not reviewed, and in the explorer's lists). */
-  review: DbGameReview | null;
+  /** Its review from `review_games` in `/api/db/games` and `/api/db/search` (absent when not reviewed, and in the explorer's lists). */
+  review?: DbGameReview;
 }
 
 /** One side's average centipawn loss and marks in a reviewed game. */

@@ -282,7 +282,7 @@ describe('Reviews on the games page', () => {
     const all = await apiJson(page, '/api/db/games?limit=100');
     let game = null;
     let fewest = Infinity;
-    for (const g of all.games.filter((g) => g.white && g.review === null)) {
+    for (const g of all.games.filter((g) => g.white && !g.review)) {
       const moves = (await apiJson(page, `/api/db/game/${g.id}`)).moves.length;
       if (moves < fewest) [game, fewest] = [g, moves];
     }

@@ -83,7 +83,9 @@ pub struct GameRef {
     /// The ply at which it reached the position (0: the start).
     pub ply: u64,
     /// Its review, when `review_games` has one and the list was given them
-    /// ([`Database::add_reviews`]); `None` otherwise.
+    /// ([`Database::add_reviews`]); `None` otherwise, and then absent from the JSON (the
+    /// explorer's lists and `tabla db ... --json` never have it).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub review: Option<crate::GameReview>,
 }
 

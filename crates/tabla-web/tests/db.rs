@@ -439,7 +439,7 @@ fn a_players_games_reviewed_in_one_go_show_the_tables_figures() {
 
     // Before: no review shown.
     let before = f.json(&format!("/api/db/games?{query}"));
-    assert!(before["games"][0]["review"].is_null());
+    assert!(before["games"][0].get("review").is_none(), "{before}");
 
     let lines = review_lines(&f, &app, &query);
     let (last, progress) = lines.split_last().expect("lines");

@@ -114,7 +114,6 @@ describe('a game in a list', () => {
     date: '2013-01-??',
     event: 'Rated Blitz game',
     ply: 3,
-    review: null,
   };
 
   test('its cells', () => {
