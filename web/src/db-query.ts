@@ -3,7 +3,7 @@
 // in the PGN browser. No DOM here: db-view.ts, explorer.ts and games-page.ts render what this
 // computes, and tests/unit/db-query.test.ts checks it under Node.
 
-import type { DbGameRef } from './types';
+import type { DbGameRef, DbReviewProgressCounts, DbSideMarks } from './types';
 
 /** The speeds the database knows, as `speed` takes them. */
 export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
@@ -153,6 +153,29 @@ export function gameCells(g: DbGameRef): { white: string; black: string; result:
     date: g.date.startsWith('????') ? '?' : g.date.replace(/-\?\?/g, ''),
     event: g.event ?? '',
   };
+}
+
+/** A reviewed game's accuracies as a list shows them (`87`, `–` without a judged move), with
+ * each side's marks for its tooltip; null for a game not reviewed. */
+export function accuracyCells(g: DbGameRef): { white: string; black: string; title: string } | null {
+  const r = g.review;
+  if (!r) return null;
+  const figure = (a: number | null) => (a === null ? '–' : String(Math.round(a)));
+  const marks = (m: DbSideMarks) => `${m.inaccuracies} ?!, ${m.mistakes} ?, ${m.blunders} ??`;
+  return {
+    white: figure(r.white_accuracy),
+    black: figure(r.black_accuracy),
+    title: `Accuracy: White ${figure(r.white_accuracy)} (${marks(r.white)}), Black ${figure(r.black_accuracy)} (${marks(r.black)})`,
+  };
+}
+
+/** How far a bulk review is, 0 to 1: the share of games taken up, scaled by the share of their
+ * positions done (a batch's games are all taken up when its searches start). */
+export function reviewFraction(p: DbReviewProgressCounts): number {
+  if (p.total <= 0) return 1;
+  const games = Math.min(1, p.games / p.total);
+  const positions = p.positions > 0 ? Math.min(1, (p.evaluated + p.from_cache) / p.positions) : 0;
+  return games * positions;
 }
 
 /** The PGN browser's address for a game of the database at a ply (0: the start). */

@@ -2,7 +2,7 @@
 // server has a database (and what to do when it has none), the filter form, a W/D/L bar and a
 // list of games.
 
-import { type DbFilters, SPEEDS, filtersFromJson, filtersSummary, formatCount, gameCells, wdlPercents } from './db-query';
+import { type DbFilters, SPEEDS, accuracyCells, filtersFromJson, filtersSummary, formatCount, gameCells, wdlPercents } from './db-query';
 import type { DbGameRef, DbStatusJson } from './types';
 import { api, h } from './util';
 
@@ -150,6 +150,20 @@ export interface GameColumns {
   event?: boolean;
   /** The ply at which each game reached the position. */
   ply?: boolean;
+  /** White's and Black's accuracy in reviewed games (empty for the others). */
+  accuracy?: boolean;
+}
+
+/** A reviewed game's accuracies as a small badge (nothing for a game not reviewed). */
+function accuracyBadge(g: DbGameRef): HTMLElement | null {
+  const a = accuracyCells(g);
+  if (!a) return null;
+  return h(
+    'span',
+    { class: 'acc-badge', title: a.title, 'aria-label': a.title },
+    h('span', { class: 'acc acc-white' }, a.white),
+    h('span', { class: 'acc acc-black' }, a.black),
+  );
 }
 
 /**
@@ -168,6 +182,7 @@ export function gameTable(caption: string, games: DbGameRef[], open: (g: DbGameR
       h('td', {}, c.date),
       columns.event ? h('td', { class: 'event' }, c.event) : null,
       columns.ply ? h('td', { class: 'num' }, String(g.ply)) : null,
+      columns.accuracy ? h('td', { class: 'accuracy' }, accuracyBadge(g)) : null,
     );
     row.addEventListener('click', () => open(g));
     row.addEventListener('keydown', (e) => {
@@ -178,7 +193,15 @@ export function gameTable(caption: string, games: DbGameRef[], open: (g: DbGameR
     });
     return row;
   });
-  const heads = ['White', 'Black', 'Result', 'Date', ...(columns.event ? ['Event'] : []), ...(columns.ply ? ['Ply'] : [])];
+  const heads = [
+    'White',
+    'Black',
+    'Result',
+    'Date',
+    ...(columns.event ? ['Event'] : []),
+    ...(columns.ply ? ['Ply'] : []),
+    ...(columns.accuracy ? ['Accuracy'] : []),
+  ];
   return h(
     'div',
     { class: 'db-games-scroll' },

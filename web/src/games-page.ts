@@ -1,10 +1,13 @@
 // Games: the game database's games (GET /api/db/games), most recent first, a page at a time,
 // under the explorer's filters and a text search over players, events and sites; a game opens
 // in the PGN browser. The URL holds the text and the page (`/games?q=carlsen&offset=40`).
+// Reviewed games show each side's accuracy; "Review these games" reviews the games the filters
+// select with the server's engine (POST /api/db/review), with a progress bar and Cancel.
 
-import { dbGameHref, filterParams, formatCount, pageLabel, pageView, queryString } from './db-query';
+import { dbGameHref, filterParams, formatCount, pageLabel, pageView, queryString, reviewFraction } from './db-query';
 import { dbStatus, filterForm, gameTable, noDatabase } from './db-view';
-import type { DbGameList } from './types';
+import { ndjsonLines } from './review-report';
+import type { DbGameList, DbReviewLine } from './types';
 import { api, h, message, setQuery } from './util';
 
 /** Games a page shows. */
@@ -33,7 +36,16 @@ export function gamesPage(root: HTMLElement): void {
   const prev = h('button', { type: 'button', class: 'small', id: 'games-prev' }, 'Previous');
   const next = h('button', { type: 'button', class: 'small', id: 'games-next' }, 'Next');
   const pager = h('div', { class: 'row pager' }, prev, label, next);
-  const box = h('section', { class: 'games-page', 'aria-label': 'Games of the database' }, h('h1', {}, 'Games'), about, form, filters.el, pager, out);
+  const reviewButton = h(
+    'button',
+    { type: 'button', id: 'db-review-start', title: "Review the games the filters select (not only the text search's) with the server's engine" },
+    'Review these games',
+  );
+  const cancelButton = h('button', { type: 'button', class: 'small', id: 'db-review-cancel', hidden: true }, 'Cancel');
+  const bar = h('progress', { id: 'db-review-progress', max: 1, hidden: true, 'aria-label': 'Review progress' });
+  const reviewStatus = h('span', { class: 'db-review-status', id: 'db-review-status', role: 'status' });
+  const reviewBox = h('div', { class: 'db-review' }, reviewButton, bar, cancelButton, reviewStatus);
+  const box = h('section', { class: 'games-page', 'aria-label': 'Games of the database' }, h('h1', {}, 'Games'), about, form, filters.el, reviewBox, pager, out);
   root.append(box);
 
   let prevOffset: number | null = null;
@@ -65,7 +77,7 @@ export function gamesPage(root: HTMLElement): void {
       label.textContent = pageLabel(view);
       out.replaceChildren(
         page.games.length
-          ? gameTable('Games, most recent first', page.games, (g) => location.assign(dbGameHref(g.id, 0)), { event: true })
+          ? gameTable('Games, most recent first', page.games, (g) => location.assign(dbGameHref(g.id, 0)), { event: true, accuracy: true })
           : h('p', { class: 'note' }, 'No game matches.'),
       );
     } catch (e) {
@@ -73,6 +85,61 @@ export function gamesPage(root: HTMLElement): void {
       out.replaceChildren(message((e as Error).message, 'error'));
     } finally {
       if (ticket === asked) out.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  let reviewing: AbortController | null = null;
+  cancelButton.addEventListener('click', () => reviewing?.abort());
+  reviewButton.addEventListener('click', () => void review());
+
+  /** Reviews the games the filters select, showing its progress; the list again at the end. */
+  async function review(): Promise<void> {
+    if (reviewing) return;
+    const controller = new AbortController();
+    reviewing = controller;
+    reviewButton.disabled = true;
+    cancelButton.hidden = false;
+    bar.hidden = false;
+    bar.removeAttribute('value');
+    reviewStatus.textContent = 'Starting the engine…';
+    try {
+      const res = await fetch(`/api/db/review?${queryString(filterParams(filters.value()))}`, { method: 'POST', signal: controller.signal });
+      if (!res.ok || !res.body) {
+        const text = await res.text();
+        let why = `${res.status} ${res.statusText}`;
+        try {
+          why = (JSON.parse(text) as { error?: string }).error ?? why;
+        } catch {
+          // Not JSON: the status says it.
+        }
+        throw new Error(why);
+      }
+      for await (const line of ndjsonLines<DbReviewLine>(res.body)) {
+        if ('progress' in line) {
+          const p = line.progress;
+          bar.value = reviewFraction(p);
+          const cached = p.from_cache ? `, ${formatCount(p.from_cache)} from the cache` : '';
+          // `games` counts the batch being searched: the positions say how far it is.
+          reviewStatus.textContent = `Reviewing ${formatCount(p.total)} games… ${formatCount(p.evaluated + p.from_cache)} of ${formatCount(p.positions)} positions so far${cached}`;
+        } else if ('error' in line) {
+          throw new Error(line.error);
+        } else {
+          const r = line.summary;
+          const before = r.already ? `; ${formatCount(r.already)} reviewed before` : '';
+          const failed = r.errors ? `; ${formatCount(r.errors)} could not be` : '';
+          reviewStatus.textContent = `Reviewed ${formatCount(r.games)} games (${formatCount(r.positions)} positions, ${formatCount(r.from_cache)} from the cache)${before}${failed}.`;
+          void show();
+        }
+      }
+    } catch (e) {
+      reviewStatus.textContent = controller.signal.aborted ? 'Review cancelled.' : '';
+      if (!controller.signal.aborted) reviewStatus.append(h('span', { class: 'msg msg-error', role: 'alert' }, `The review failed: ${(e as Error).message}`));
+      if (controller.signal.aborted) void show();
+    } finally {
+      reviewing = null;
+      reviewButton.disabled = false;
+      cancelButton.hidden = true;
+      bar.hidden = true;
     }
   }
 

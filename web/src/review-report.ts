@@ -293,7 +293,7 @@ export function reviewPanel(go: (index: number) => void, redraw: () => void): Re
 }
 
 /** The JSON lines of a streamed answer, as they arrive (a last line without its newline too). */
-export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<ReviewLine> {
+export async function* ndjsonLines<T = ReviewLine>(body: ReadableStream<Uint8Array>): AsyncGenerator<T> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let pending = '';
@@ -304,10 +304,10 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGener
     while (cut >= 0) {
       const line = pending.slice(0, cut).trim();
       pending = pending.slice(cut + 1);
-      if (line) yield JSON.parse(line) as ReviewLine;
+      if (line) yield JSON.parse(line) as T;
       cut = pending.indexOf('\n');
     }
     if (done) break;
   }
-  if (pending.trim()) yield JSON.parse(pending) as ReviewLine;
+  if (pending.trim()) yield JSON.parse(pending) as T;
 }

@@ -233,7 +233,68 @@ export interface DbGameRef {
   event: string | null;
   /** The ply at which the game reached the position asked about (0 in `/api/db/games`). */
   ply: number;
+  /** Its review from `review_games` in `/api/db/games` and `/api/db/search` (absent when not reviewed, and in the explorer's lists). */
+  review?: DbGameReview;
 }
+
+/** One side's average centipawn loss and marks in a reviewed game. */
+export interface DbSideMarks {
+  acpl: number | null;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+/** A game's review as the lists show it: the server's configuration's, else the latest. */
+export interface DbGameReview {
+  /** The configuration (the `engine` column): `from-evals` or the evaluation cache's folder. */
+  engine: string;
+  rules: string;
+  /** 0 to 100; null without a judged move. */
+  white_accuracy: number | null;
+  black_accuracy: number | null;
+  white: DbSideMarks;
+  black: DbSideMarks;
+}
+
+/** What a run of `POST /api/db/review` counted. */
+export interface DbReviewCounts {
+  /** Games taken up (the batch being searched included). */
+  games: number;
+  positions: number;
+  evaluated: number;
+  from_cache: number;
+  errors: number;
+}
+
+/** How far a run of `POST /api/db/review` is: the counts so far, of `total` games to review. */
+export interface DbReviewProgressCounts extends DbReviewCounts {
+  /** Games to review: those selected, less those reviewed before. */
+  total: number;
+}
+
+/** What a run of `POST /api/db/review` did: tabla-db's summary. */
+export interface DbReviewSummaryCounts extends DbReviewCounts {
+  engine: string;
+  rules: string;
+  /** Games the filters select. */
+  selected: number;
+  /** Of them, games reviewed before (skipped). */
+  already: number;
+}
+
+/** A progress line of `POST /api/db/review`. */
+export interface DbReviewProgress {
+  progress: DbReviewProgressCounts;
+}
+
+/** The last line of `POST /api/db/review` when it ends. */
+export interface DbReviewSummary {
+  summary: DbReviewSummaryCounts;
+}
+
+/** A line of `POST /api/db/review`'s NDJSON. */
+export type DbReviewLine = DbReviewProgress | DbReviewSummary | ApiErrorJson;
 
 /** A move of the explorer: how often it was played from the position, and the results. */
 export interface DbMoveStats {

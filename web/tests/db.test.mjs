@@ -266,3 +266,82 @@ describe('Games page', () => {
     await page.context().close();
   });
 });
+
+describe('Reviews on the games page', () => {
+  /** Whether the server has an engine review running: a review of no game is then refused. */
+  async function reviewRunning(page) {
+    const res = await page.request.post(`${base}/api/db/review?player=${encodeURIComponent('nobody at all')}`);
+    await res.body();
+    return res.status() === 429;
+  }
+
+  test("a player's games reviewed from the page show the server's accuracies", async () => {
+    const page = await newPage();
+    // A player with one game, the shortest of those not reviewed yet, so that the review (the
+    // server's engine at its default budget, in a debug build) is as quick as it can be.
+    const all = await apiJson(page, '/api/db/games?limit=100');
+    let game = null;
+    let fewest = Infinity;
+    for (const g of all.games.filter((g) => g.white && !g.review)) {
+      const moves = (await apiJson(page, `/api/db/game/${g.id}`)).moves.length;
+      if (moves < fewest) [game, fewest] = [g, moves];
+    }
+    assert.ok(game, 'a game not reviewed yet');
+    const player = game.white;
+    const theirs = await apiJson(page, `/api/db/games?player=${encodeURIComponent(player)}`);
+    assert.ok(theirs.total >= 1 && theirs.total <= 3, `${player}: ${theirs.total} games`);
+
+    await page.goto(`${base}/games`);
+    await page.locator('#games-out tbody tr').first().waitFor();
+    await page.locator('.games-page details.db-filters summary').click();
+    await page.locator('#games-player').fill(player);
+    await page.locator('.games-page .db-filters-form button[type="submit"]').click();
+    await page.locator('#games-page-label', { hasText: theirs.total === 1 ? '1 game' : `${theirs.total} games` }).waitFor();
+    const row = page.locator(`#games-out tbody tr[data-id="${game.id}"]`);
+    await row.waitFor();
+    assert.equal(await row.locator('.acc-badge').count(), 0, 'nothing shown before the review');
+
+    await page.locator('#db-review-start').click();
+    await page.locator('#db-review-progress:not([hidden])').waitFor();
+    await page.locator('#db-review-status', { hasText: /^Reviewing/ }).waitFor({ timeout: 60_000 });
+    await page.locator('#db-review-status', { hasText: /^Reviewed \d+ games/ }).waitFor({ timeout: 180_000 });
+    assert.ok(await page.locator('#db-review-progress').isHidden());
+
+    // The list again, with the accuracies the server's JSON gives.
+    await row.locator('.acc-badge').waitFor();
+    const after = await apiJson(page, `/api/db/games?player=${encodeURIComponent(player)}`);
+    const reviewed = after.games.find((g) => g.id === game.id);
+    assert.ok(reviewed.review, 'the JSON has the review');
+    const shown = (a) => (a === null ? '–' : String(Math.round(a)));
+    assert.equal(await row.locator('.acc-white').textContent(), shown(reviewed.review.white_accuracy));
+    assert.equal(await row.locator('.acc-black').textContent(), shown(reviewed.review.black_accuracy));
+    assert.match(await page.locator('#db-review-status').textContent(), new RegExp(`^Reviewed ${theirs.total} games`));
+
+    // Again: nothing new to review.
+    await page.locator('#db-review-start').click();
+    await page.locator('#db-review-status', { hasText: /^Reviewed 0 games.*reviewed before/ }).waitFor({ timeout: 60_000 });
+    assert.equal(await reviewRunning(page), false);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('Cancel stops a review: the server has none running', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/games`);
+    await page.locator('#games-out tbody tr').first().waitFor();
+    // Every game: far longer than the test waits.
+    await page.locator('#db-review-start').click();
+    await page.locator('#db-review-status', { hasText: /^Reviewing/ }).waitFor({ timeout: 60_000 });
+    assert.equal(await reviewRunning(page), true, 'the review runs on the server');
+    await page.locator('#db-review-cancel').click();
+    await page.locator('#db-review-status', { hasText: 'Review cancelled.' }).waitFor();
+    assert.ok(await page.locator('#db-review-cancel').isHidden());
+    const deadline = Date.now() + 20_000;
+    while (await reviewRunning(page)) {
+      assert.ok(Date.now() < deadline, 'the server still reviews 20 s after Cancel');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});

@@ -72,6 +72,9 @@ pub enum DbError {
     /// Another review of the same engine configuration and rules is running on this database.
     #[error("{}: another review with this engine configuration is running on this database (it holds {})", .0.display(), .0.join(".lock").display())]
     ReviewLocked(PathBuf),
+    /// The review was cancelled ([`crate::ReviewCancel`]); the games it finished are stored.
+    #[error("the review was cancelled")]
+    Cancelled,
     /// The evaluation cache (`DB/evals`) could not be read or written.
     #[error(transparent)]
     Cache(#[from] tabla_review::CacheError),

@@ -18,7 +18,7 @@ use tabla::{Position, SanMode};
 use tabla_convert::key_columns;
 
 /// The explorer's answer (the shape `tabla db explore --json` prints).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Explorer {
     /// The position, as `tabla fen` writes it.
     pub fen: String,
@@ -60,7 +60,7 @@ pub struct MoveStats {
 }
 
 /// A game in a list.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct GameRef {
     /// The game's id (`game_id`), as a string.
     pub id: String,
@@ -80,6 +80,11 @@ pub struct GameRef {
     pub event: Option<String>,
     /// The ply at which it reached the position (0: the start).
     pub ply: u64,
+    /// Its review, when `review_games` has one and the list was given them
+    /// ([`Database::add_reviews`]); `None` otherwise, and then absent from the JSON (the
+    /// explorer's lists and `tabla db ... --json` never have it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::GameReview>,
 }
 
 /// A position to explore: a FEN, or moves from the standard start.
@@ -687,6 +692,7 @@ fn game_refs_of(batches: &[arrow_array::RecordBatch]) -> Result<Vec<GameRef>, Db
                 date: str_at(&played, i).unwrap_or_else(|| "????-??-??".to_owned()),
                 event: str_at(&event, i),
                 ply: ply.as_ref().and_then(|p| int_at(p, i)).unwrap_or(0).max(0) as u64,
+                review: None,
             });
         }
     }

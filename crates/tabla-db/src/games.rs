@@ -16,7 +16,7 @@ use serde::Serialize;
 use std::io::Write;
 
 /// A page of games (what `GET /api/db/games` returns).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct GamePage {
     /// Games that match (all of them, not only this page).
     pub total: u64,

@@ -40,6 +40,7 @@ mod engine;
 mod error;
 mod explore;
 mod filters;
+mod game_reviews;
 mod games;
 mod import;
 mod lists;
@@ -48,6 +49,8 @@ mod manifest;
 mod merge;
 mod output;
 mod review;
+mod review_cancel;
+mod review_figures;
 mod review_tables;
 mod runs;
 mod search;
@@ -71,6 +74,8 @@ pub use manifest::{
 };
 pub use output::{Format, write_rows};
 pub use review::{ReviewSummary, ReviewWith};
+pub use review_cancel::ReviewCancel;
+pub use review_figures::{GameReview, SideMarks};
 pub use review_tables::{
     EVALS_DIR, FROM_EVALS, REVIEW_DIR, evals_table_schema, review_games_schema,
     review_moves_schema, rules_name,

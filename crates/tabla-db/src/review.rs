@@ -20,6 +20,7 @@
 //! configuration's `games` files already hold.
 
 use crate::filters::Filters;
+use crate::review_cancel::ReviewCancel;
 use crate::review_tables::{
     EVALS_DIR, FROM_EVALS, REVIEW_DIR, parts, register, review_games_schema, review_moves_schema,
     rules_name,
@@ -110,6 +111,20 @@ impl Database {
         rules: Rules,
         progress: &mut dyn FnMut(&ReviewCounts, u64),
     ) -> Result<ReviewSummary, DbError> {
+        self.review_cancellable(filters, with, rules, &ReviewCancel::new(), progress)
+    }
+
+    /// [`Database::review`], which `cancel` can stop from another thread: the engines' searches
+    /// stop at once, the games of the batches finished before are stored (and their rows
+    /// registered), and the run ends with [`DbError::Cancelled`].
+    pub fn review_cancellable(
+        &self,
+        filters: &Filters,
+        with: ReviewWith<'_>,
+        rules: Rules,
+        cancel: &ReviewCancel,
+        progress: &mut dyn FnMut(&ReviewCounts, u64),
+    ) -> Result<ReviewSummary, DbError> {
         filters.validate()?;
         let (engine_name, mut engine) = match with {
             ReviewWith::FromEvals => (FROM_EVALS.to_owned(), None),
@@ -119,6 +134,7 @@ impl Database {
                 budget,
                 flush_every,
             } => {
+                cancel.attach(pool.canceller());
                 let config = CacheConfig::of_pool(pool, spec, budget);
                 let cache = EvalCache::open(&self.dir().join(EVALS_DIR), &config)?;
                 (config.dir_name(), Some((pool, budget, flush_every, cache)))
@@ -173,13 +189,25 @@ impl Database {
                                   rows: &mut Rows,
                                   counts: &mut ReviewCounts|
          -> Result<(), DbError> {
+            if cancel.is_cancelled() {
+                return Err(DbError::Cancelled);
+            }
             let games: Vec<Game> = pending.iter().map(|(_, g)| g.clone()).collect();
             let reviews: Vec<Review> = match reviewer.as_mut() {
                 Some(reviewer) => {
                     let before = *counts;
                     let reviews = reviewer.review(&games, &mut |now| {
+                        // A cancel that came between the check above and the searches'
+                        // start found nothing to stop: they are stopped here.
+                        if cancel.is_cancelled() {
+                            cancel.stop_engines();
+                        }
                         progress(&before.plus(now), total);
                     })?;
+                    if cancel.is_cancelled() {
+                        // Its unfinished games carry the cancel as their error: none is stored.
+                        return Err(DbError::Cancelled);
+                    }
                     *counts = before.plus(&reviewer.counts);
                     reviewer.counts = ReviewCounts::default();
                     reviews
@@ -202,7 +230,8 @@ impl Database {
             progress(counts, total);
             Ok(())
         };
-        self.engine()
+        let walked = self
+            .engine()
             .for_each_batch(&crate::games::pgn_sql(&condition), |batch| {
                 for (id, pgn) in crate::games::pgn_of_batch(batch)? {
                     if !todo.remove(&id) {
@@ -227,13 +256,21 @@ impl Database {
                     }
                 }
                 Ok(())
-            })?;
-        if !pending.is_empty() {
-            review_pending(&mut pending, &mut rows, &mut counts)?;
+            })
+            .and_then(|()| match pending.is_empty() {
+                true => Ok(()),
+                false => review_pending(&mut pending, &mut rows, &mut counts),
+            });
+        let cancelled = matches!(walked, Err(DbError::Cancelled));
+        if !cancelled {
+            walked?;
         }
         folder.write(&mut rows)?;
         summary.counts = counts;
         register(self.engine(), self.dir())?;
+        if cancelled {
+            return Err(DbError::Cancelled);
+        }
         Ok(summary)
     }
 }

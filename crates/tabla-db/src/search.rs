@@ -161,7 +161,7 @@ pub fn parse_pattern(text: &str) -> Result<Vec<Piece2Square>, DbError> {
 }
 
 /// The search's answer (what `tabla db search --json` prints).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SearchAnswer {
     /// Games that match (all of them, not only those listed).
     pub total: u64,

@@ -1,7 +1,7 @@
 //! Reading values out of query results, whatever integer or string type the engine chose.
 
 use crate::DbError;
-use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::DataType;
 use datafusion::arrow::compute::cast;
 
@@ -40,4 +40,19 @@ pub(crate) fn int_at(a: &Int64Array, i: usize) -> Option<i64> {
 /// The text at `i`, or `None` when null.
 pub(crate) fn str_at(a: &StringArray, i: usize) -> Option<String> {
     a.is_valid(i).then(|| a.value(i).to_owned())
+}
+
+/// A result column as `Float64`.
+pub(crate) fn floats(batch: &RecordBatch, name: &str) -> Result<Float64Array, DbError> {
+    let array = column(batch, name, &DataType::Float64)?;
+    array
+        .as_any()
+        .downcast_ref::<Float64Array>()
+        .cloned()
+        .ok_or_else(|| DbError::Engine(format!("column {name}: not numbers")))
+}
+
+/// The number at `i`, or `None` when null.
+pub(crate) fn float_at(a: &Float64Array, i: usize) -> Option<f64> {
+    a.is_valid(i).then(|| a.value(i))
 }

@@ -1,13 +1,15 @@
 //! The game database's routes (`tabla serve --db DIR`): `GET /api/db` (what it holds),
 //! `/api/db/explore` (the opening explorer), `/api/db/search` (position, material and pattern
-//! search), `/api/db/games` (a page of games, with a text search) and `/api/db/game/{id}` (one
-//! game, as `POST /api/pgn/game` answers it). The answers are tabla-db's own, as JSON.
+//! search), `/api/db/games` (a page of games, with a text search; the lists of both with each
+//! game's review figures) and `/api/db/game/{id}` (one game, as `POST /api/pgn/game` answers
+//! it). The answers are tabla-db's own, as JSON. `POST /api/db/review` is [`crate::db_review`].
 
 use crate::api_error::ApiError;
 use crate::db_params::{filters, page, search_query, target, text};
 use crate::game_db::{GameDb, NO_DB_HINT, db_error};
 use crate::pgn_game::{Origin, game_with_pgn};
 use crate::query::Params;
+use crate::review_places::RULES;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -19,7 +21,7 @@ use std::sync::Arc;
 use tabla_db::{Explorer, GamePage, SearchAnswer};
 
 /// The database, or 404 saying how to start the server with one.
-fn database(state: &AppState) -> Result<Arc<GameDb>, ApiError> {
+pub(crate) fn database(state: &AppState) -> Result<Arc<GameDb>, ApiError> {
     state.db.clone().ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
@@ -36,6 +38,13 @@ pub async fn info(State(state): State<AppState>) -> Result<Response, ApiError> {
     };
     let info = db.query(|db| db.info().map_err(db_error)).await?;
     Ok(Json(info).into_response())
+}
+
+/// The configuration whose reviews the game lists show first: the one the server's reviews
+/// write (`POST /api/db/review`, and `tabla db review` by default). A game it has not reviewed
+/// shows the review of the configuration that reviewed it last ([`tabla_db::Database::add_reviews`]).
+fn shown_reviews(state: &AppState) -> String {
+    state.reviews.config(&state.live).dir_name()
 }
 
 /// `GET /api/db/explore?fen=F|moves=M` and the filters: the explorer's answer.
@@ -59,10 +68,15 @@ pub async fn search(
 ) -> Result<Json<SearchAnswer>, ApiError> {
     let db = database(&state)?;
     let (query, filters, page) = (search_query(&params)?, filters(&params)?, page(&params)?);
+    let shown = shown_reviews(&state);
     let answer = db
         .query(move |db| {
-            db.search(&query, &filters, page.limit, page.offset)
-                .map_err(db_error)
+            let mut answer = db
+                .search(&query, &filters, page.limit, page.offset)
+                .map_err(db_error)?;
+            db.add_reviews(&mut answer.games, Some((&shown, RULES)))
+                .map_err(db_error)?;
+            Ok(answer)
         })
         .await?;
     Ok(Json(answer))
@@ -76,10 +90,15 @@ pub async fn games(
 ) -> Result<Json<GamePage>, ApiError> {
     let db = database(&state)?;
     let (filters, page, text) = (filters(&params)?, page(&params)?, text(&params)?);
+    let shown = shown_reviews(&state);
     let answer = db
         .query(move |db| {
-            db.games(&filters, text.as_deref(), page.limit, page.offset)
-                .map_err(db_error)
+            let mut answer = db
+                .games(&filters, text.as_deref(), page.limit, page.offset)
+                .map_err(db_error)?;
+            db.add_reviews(&mut answer.games, Some((&shown, RULES)))
+                .map_err(db_error)?;
+            Ok(answer)
         })
         .await?;
     Ok(Json(answer))

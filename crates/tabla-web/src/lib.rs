@@ -11,6 +11,8 @@ mod db;
 mod db;
 #[cfg(feature = "db")]
 mod db_params;
+#[cfg(feature = "db")]
+mod db_review;
 mod engine;
 #[cfg(feature = "db")]
 mod game_db;

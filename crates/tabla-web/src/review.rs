@@ -3,7 +3,7 @@
 //! `tabla review` shares, or from the server's engine, streamed as NDJSON while it runs.
 //!
 //! The engine review runs as `tabla review` runs (the server's [`EngineSpec`] at
-//! [`DEFAULT_NODES`], the cache in tabla's data directory), so that a game reviewed by either is
+//! [`DEFAULT_NODES`](tabla_review::DEFAULT_NODES), the cache in tabla's data directory), so that a game reviewed by either is
 //! answered by the other from the cache. One runs at a time; a client that leaves cancels it.
 
 use crate::api_error::ApiError;
@@ -23,8 +23,8 @@ use std::sync::Arc;
 use tabla::Position;
 use tabla_pgn::Game;
 use tabla_review::{
-    Budget, CacheConfig, DEFAULT_NODES, EvalCache, Pool, PoolCanceller, Review, ReviewCounts,
-    Reviewer, Rules, annotated_pgn, from_cache, from_evals,
+    Budget, EngineSpec, EvalCache, Pool, PoolCanceller, Review, ReviewCounts, Reviewer, Rules,
+    annotated_pgn, from_cache, from_evals,
 };
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
@@ -89,8 +89,8 @@ pub async fn review(
     }
     // Step 2: the cache, as `tabla review` opens it.
     let spec = state.live.spec().clone();
-    let budget = Budget::Nodes(DEFAULT_NODES);
-    let config = CacheConfig::of_engine(state.live.id(), &spec, budget);
+    let budget = state.reviews.budget();
+    let config = state.reviews.config(&state.live);
     let engine = format!("{}, {}", config.engine, config.budget);
     if cached_only {
         let reviews = Arc::clone(&state.reviews);
@@ -116,7 +116,7 @@ pub async fn review(
         return Ok(json_response(&answer));
     }
     // Step 3: the engines, one review at a time.
-    let Ok(place) = Arc::clone(&state.reviews.places).try_acquire_owned() else {
+    let Some(place) = state.reviews.try_place() else {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "the engine is reviewing another game; try again when it is done",
@@ -125,13 +125,7 @@ pub async fn review(
     let reviews = Arc::clone(&state.reviews);
     let (pool, cache) = blocking(move || {
         let cache = reviews.open_cache(&config)?;
-        let pool = Pool::start(&spec, Pool::default_size()).map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the engine could not start: {e}"),
-            )
-        })?;
-        Ok((pool, cache))
+        Ok((start_pool(&spec)?, cache))
     })
     .await?;
     let canceller = pool.canceller();
@@ -198,8 +192,19 @@ fn run(
     });
 }
 
+/// The engines of a review: as many as `tabla review` starts ([`Pool::default_size`]).
+/// Blocking.
+pub(crate) fn start_pool(spec: &EngineSpec) -> Result<Pool, ApiError> {
+    Pool::start(spec, Pool::default_size()).map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the engine could not start: {e}"),
+        )
+    })
+}
+
 /// A value as one line of NDJSON.
-fn ndjson<T: Serialize>(value: &T) -> String {
+pub(crate) fn ndjson<T: Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string(value)
         .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string());
     text.push('\n');
@@ -208,9 +213,21 @@ fn ndjson<T: Serialize>(value: &T) -> String {
 
 /// Cancels the review's searches when the answer's stream is dropped: the client is gone
 /// (or the review ended, when there is nothing left to cancel).
-struct CancelOnDrop(PoolCanceller);
+pub(crate) struct CancelOnDrop<C: Cancel>(pub(crate) C);
 
-impl Drop for CancelOnDrop {
+/// What a dropped stream cancels: a pool's searches, a database's review.
+pub(crate) trait Cancel {
+    /// Stops the work.
+    fn cancel(&self);
+}
+
+impl Cancel for PoolCanceller {
+    fn cancel(&self) {
+        PoolCanceller::cancel(self);
+    }
+}
+
+impl<C: Cancel> Drop for CancelOnDrop<C> {
     fn drop(&mut self) {
         self.0.cancel();
     }
@@ -311,7 +328,7 @@ fn flag(params: &Params, name: &str) -> Result<bool, ApiError> {
 }
 
 /// Runs `work` (the cache's files, an engine's start) off the async threads.
-async fn blocking<T, F>(work: F) -> Result<T, ApiError>
+pub(crate) async fn blocking<T, F>(work: F) -> Result<T, ApiError>
 where
     F: FnOnce() -> Result<T, ApiError> + Send + 'static,
     T: Send + 'static,

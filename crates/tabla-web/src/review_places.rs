@@ -1,12 +1,17 @@
-//! What the server's game reviews share ([`GameReviews`]): where the evaluation cache is, and
-//! the place of the one engine review that may run ([`MAX_REVIEWS`]).
+//! What the server's game reviews share ([`GameReviews`]): where the evaluation cache is, the
+//! budget, and the place of the one engine review that may run ([`MAX_REVIEWS`]).
 
 use crate::api_error::ApiError;
+use crate::live::LiveEngines;
 use axum::http::StatusCode;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tabla_review::{CacheConfig, EvalCache};
-use tokio::sync::Semaphore;
+use tabla_review::{Budget, CacheConfig, DEFAULT_NODES, EvalCache};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The rules of the server's reviews, as the database's `rules` column names them
+/// (`tabla db review`'s default).
+pub const RULES: &str = "lichess";
 
 /// Engine reviews running at once; one more is answered 429. A review keeps every core busy.
 pub const MAX_REVIEWS: usize = 1;
@@ -16,6 +21,7 @@ pub const MAX_REVIEWS: usize = 1;
 pub struct GameReviews {
     cache_root: Option<PathBuf>,
     pub(crate) places: Arc<Semaphore>,
+    budget: Budget,
 }
 
 impl GameReviews {
@@ -25,7 +31,31 @@ impl GameReviews {
         GameReviews {
             cache_root,
             places: Arc::new(Semaphore::new(MAX_REVIEWS)),
+            budget: Budget::Nodes(DEFAULT_NODES),
         }
+    }
+
+    /// Engine reviews searching each position with `budget` instead of [`DEFAULT_NODES`] (for
+    /// tests: the clients of the API never choose the engine or its budget).
+    pub fn with_budget(mut self, budget: Budget) -> GameReviews {
+        self.budget = budget;
+        self
+    }
+
+    /// Each position's budget in engine reviews: `tabla review`'s default, [`DEFAULT_NODES`].
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The engine configuration of the server's reviews (the evaluation cache's, and the
+    /// `engine` of the database's reviews): `live`'s engine at [`GameReviews::budget`].
+    pub fn config(&self, live: &LiveEngines) -> CacheConfig {
+        CacheConfig::of_engine(live.id(), live.spec(), self.budget)
+    }
+
+    /// The place of an engine review, if none runs (else the caller answers 429).
+    pub(crate) fn try_place(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.places).try_acquire_owned().ok()
     }
 
     /// `tabla review`'s cache: `evals` in tabla's data directory ([`tabla::data_dir`]).

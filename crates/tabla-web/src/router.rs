@@ -1,6 +1,8 @@
 //! The routes.
 
 use crate::api_error::ApiError;
+#[cfg(feature = "db")]
+use crate::db_review;
 use crate::state::AppState;
 use crate::{analyse, assets, db, kbnk, pgn, pgn_game, pgn_index, position, review, suggest, tb};
 use axum::Router;
@@ -50,6 +52,7 @@ fn db_routes() -> Router<AppState> {
         .route("/api/db/search", get(db::search))
         .route("/api/db/games", get(db::games))
         .route("/api/db/game/{id}", get(db::game))
+        .route("/api/db/review", post(db_review::review))
 }
 
 /// The game database's routes in a build without it: what a server without `--db` answers.
@@ -61,6 +64,7 @@ fn db_routes() -> Router<AppState> {
         .route("/api/db/search", get(db::absent))
         .route("/api/db/games", get(db::absent))
         .route("/api/db/game/{id}", get(db::absent))
+        .route("/api/db/review", post(db::absent))
 }
 
 /// A route called with a method it does not take: 405 with a JSON error (axum adds the `Allow`

@@ -383,3 +383,237 @@ async fn without_a_database_the_routes_say_how_to_make_one() {
         assert!(a.error().contains(NO_DB_HINT), "{uri}: {}", a.error());
     }
 }
+
+// ---------------------------------------------------------------- reviews of the database's games
+
+/// A router over the fixture's database whose engine reviews search `nodes` per position; its
+/// reviews (for their running count).
+fn reviewing_app(f: &Fixture, nodes: u64) -> (axum::Router, Arc<tabla_web::GameReviews>) {
+    let mut state = tabla_web::AppState::new(common::table());
+    state.db = Some(Arc::clone(&f.db));
+    let reviews =
+        Arc::new(tabla_web::GameReviews::new(None).with_budget(tabla_review::Budget::Nodes(nodes)));
+    state.reviews = Arc::clone(&reviews);
+    (tabla_web::router(state), reviews)
+}
+
+/// `POST /api/db/review?query` to the end: its NDJSON lines.
+fn review_lines(f: &Fixture, app: &axum::Router, query: &str) -> Vec<Value> {
+    let req = Request::post(format!("/api/db/review?{query}"))
+        .body(Body::empty())
+        .expect("request");
+    let a = f.runtime.block_on(send(app.clone(), req));
+    assert_eq!(
+        a.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&a.body)
+    );
+    assert_eq!(a.content_type, "application/x-ndjson");
+    String::from_utf8_lossy(&a.body)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// The rows of a query as JSON objects, as `tabla db sql --json` prints them.
+fn sql_rows(db: &tabla_db::Database, sql: &str) -> Vec<Value> {
+    let batches = db.sql(sql).expect(sql);
+    let mut out = Vec::new();
+    tabla_db::write_rows(&batches, tabla_db::Format::Json, &mut out).expect("JSON rows");
+    serde_json::from_slice(&out).expect("a JSON array")
+}
+
+#[test]
+fn a_players_games_reviewed_in_one_go_show_the_tables_figures() {
+    let f = Fixture::new();
+    let db = f.db.database();
+    let first = db
+        .games(&Filters::default(), None, 1, 0)
+        .expect("a game")
+        .games
+        .remove(0);
+    let player = first.white.clone().expect("White's name");
+    let (app, reviews) = reviewing_app(&f, 2000);
+    let query = format!("player={}", enc(&player));
+
+    // Before: no review shown.
+    let before = f.json(&format!("/api/db/games?{query}"));
+    assert!(before["games"][0].get("review").is_none(), "{before}");
+
+    let lines = review_lines(&f, &app, &query);
+    let (last, progress) = lines.split_last().expect("lines");
+    assert!(!progress.is_empty(), "progress before the summary");
+    for line in progress {
+        assert_eq!(line["progress"]["total"], 1, "{line}");
+    }
+    let summary = &last["summary"];
+    // The library's counts: one game selected and reviewed, its positions those of its moves.
+    let rows = sql_rows(
+        db,
+        &format!(
+            "SELECT engine, rules, white_accuracy, black_accuracy, white_acpl, black_acpl, \
+             white_inaccuracies, white_mistakes, white_blunders, black_inaccuracies, \
+             black_mistakes, black_blunders, moves FROM review_games WHERE game_id = {}",
+            first.id
+        ),
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(summary["selected"], 1);
+    assert_eq!(summary["already"], 0);
+    assert_eq!(summary["games"], 1);
+    assert_eq!(summary["errors"], 0);
+    assert_eq!(
+        summary["positions"],
+        row["moves"].as_u64().expect("moves") + 1
+    );
+    assert_eq!(summary["engine"], row["engine"]);
+    assert_eq!(summary["rules"], "lichess");
+    assert_eq!(
+        summary["evaluated"].as_u64().expect("evaluated")
+            + summary["from_cache"].as_u64().expect("from cache"),
+        summary["positions"].as_u64().expect("positions"),
+        "each position once (a game without repetitions)"
+    );
+    assert_eq!(reviews.running(), 0);
+
+    // The list shows the table's figures, under the configuration the server's reviews write.
+    let after = {
+        let req = Request::get(format!("/api/db/games?{query}"))
+            .body(Body::empty())
+            .expect("request");
+        f.runtime.block_on(send(app.clone(), req)).json()
+    };
+    let game = after["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .find(|g| g["id"] == first.id.as_str())
+        .expect("the game");
+    let review = &game["review"];
+    assert_eq!(review["engine"], row["engine"]);
+    assert_eq!(review["rules"], row["rules"]);
+    assert_eq!(review["white_accuracy"], row["white_accuracy"]);
+    assert_eq!(review["black_accuracy"], row["black_accuracy"]);
+    for side in ["white", "black"] {
+        for what in ["acpl", "inaccuracies", "mistakes", "blunders"] {
+            assert_eq!(
+                review[side][what],
+                row[format!("{side}_{what}")],
+                "{side} {what}"
+            );
+        }
+    }
+    // The search's list shows it too.
+    let search = {
+        let req = Request::get(format!("/api/db/search?moves=&{query}"))
+            .body(Body::empty())
+            .expect("request");
+        f.runtime.block_on(send(app.clone(), req)).json()
+    };
+    assert_eq!(search["games"][0]["review"], *review);
+
+    // A second run reviews nothing new.
+    let again = review_lines(&f, &app, &query);
+    let summary = &again.last().expect("a summary")["summary"];
+    assert_eq!(
+        (&summary["selected"], &summary["already"], &summary["games"]),
+        (&Value::from(1), &Value::from(1), &Value::from(0))
+    );
+}
+
+#[test]
+fn a_bulk_review_ends_when_its_client_leaves_and_one_runs_at_a_time() {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let f = Fixture::new();
+    // A budget no test waits for: only a cancel ends this review soon.
+    let (app, reviews) = reviewing_app(&f, 50_000_000);
+    let req = Request::post("/api/db/review")
+        .body(Body::empty())
+        .expect("request");
+    let started = std::time::Instant::now();
+    let mut body = f.runtime.block_on(async {
+        let response = app.clone().oneshot(req).await.expect("an answer");
+        assert_eq!(response.status(), StatusCode::OK);
+        let mut body = response.into_body();
+        let frame = tokio::time::timeout(std::time::Duration::from_secs(30), body.frame())
+            .await
+            .expect("a first line within 30 s")
+            .expect("the stream goes on")
+            .expect("a frame");
+        let text = String::from_utf8(frame.into_data().expect("data").to_vec()).expect("UTF-8");
+        assert!(text.starts_with("{\"progress\""), "{text}");
+        body
+    });
+    assert_eq!(reviews.running(), 1);
+
+    // One at a time, shared with the game report's engine review.
+    let busy = f.runtime.block_on(send(
+        app.clone(),
+        Request::post("/api/db/review?player=x")
+            .body(Body::empty())
+            .expect("request"),
+    ));
+    assert_eq!(busy.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(!busy.error().is_empty());
+    let report = f.runtime.block_on(common::post(
+        app.clone(),
+        "/api/review?engine=1",
+        "1. e4 e5 2. Nf3 *",
+    ));
+    assert_eq!(report.status, StatusCode::TOO_MANY_REQUESTS);
+
+    // The client leaves: the engines stop and the place is given back.
+    f.runtime.block_on(async {
+        let _ = tokio::time::timeout(std::time::Duration::from_millis(50), body.frame()).await;
+    });
+    drop(body);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while reviews.running() > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the review still runs 20 s after its client left"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    // Nothing of the cancelled batch is stored: none of its games counts as reviewed.
+    let rows = sql_rows(f.db.database(), "SELECT COUNT(*) AS n FROM review_games");
+    assert_eq!(rows[0]["n"], 0);
+}
+
+#[test]
+fn a_bulk_review_refuses_bad_filters() {
+    let f = Fixture::new();
+    let (app, reviews) = reviewing_app(&f, 2000);
+    for (query, says) in [
+        ("speed=turbo", "turbo"),
+        ("color=white", "`player`"),
+        ("rating=abc", "rating"),
+    ] {
+        let a = f.runtime.block_on(send(
+            app.clone(),
+            Request::post(format!("/api/db/review?{query}"))
+                .body(Body::empty())
+                .expect("request"),
+        ));
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{query}");
+        let error = a.error();
+        assert!(error.contains(says), "{query}: {error}");
+    }
+    assert_eq!(reviews.running(), 0);
+    // Without a database: 404 saying how to start with one.
+    let a = f.runtime.block_on(send(
+        app_without_db(),
+        Request::post("/api/db/review")
+            .body(Body::empty())
+            .expect("request"),
+    ));
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+}
+
+fn app_without_db() -> axum::Router {
+    app()
+}

@@ -482,7 +482,7 @@ fn short(value: &Value) -> String {
 
 /// Every route of the router: method, path, and the type of `types.ts` its JSON answer is read
 /// as (`None`: not JSON).
-const ROUTES: [(&str, &str, Option<&str>); 17] = [
+const ROUTES: [(&str, &str, Option<&str>); 18] = [
     ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
     ("GET", "/api/kbnk", Some("KbnkJson")),
@@ -501,6 +501,8 @@ const ROUTES: [(&str, &str, Option<&str>); 17] = [
     ("GET", "/api/db/search", Some("DbGameList")),
     ("GET", "/api/db/games", Some("DbGameList")),
     ("GET", "/api/db/game/{id}", Some("PgnGameWithText")),
+    // Each line of its NDJSON.
+    ("POST", "/api/db/review", Some("DbReviewLine")),
 ];
 
 /// Every error answer's type.
@@ -744,6 +746,57 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
     }
     for uri in [format!("/api/db/game/{id}"), "/api/db/game/1".to_owned()] {
         keep(uri.clone(), db_get(uri).await, "PgnGameWithText");
+    }
+    // Reviews of the database's games: a player's game reviewed (each NDJSON line checked),
+    // then the lists showing it; bad filters.
+    let player = start["top_games"][0]["white"]
+        .as_str()
+        .expect("a player")
+        .to_owned();
+    let reviewing = {
+        let mut state = tabla_web::AppState::new(common::table());
+        state.db = Some(db.clone());
+        state.reviews = std::sync::Arc::new(
+            tabla_web::GameReviews::new(None).with_budget(tabla_review::Budget::Nodes(1000)),
+        );
+        tabla_web::router(state)
+    };
+    let db_post = |uri: String| {
+        let app = reviewing.clone();
+        async move {
+            let req = axum::http::Request::post(uri.as_str())
+                .body(axum::body::Body::empty())
+                .expect("request");
+            send(app, req).await
+        }
+    };
+    let reviewed = db_post(format!("/api/db/review?player={}", enc(&player))).await;
+    assert_eq!(reviewed.content_type, "application/x-ndjson");
+    for (i, line) in String::from_utf8_lossy(&reviewed.body).lines().enumerate() {
+        let a = Answer {
+            status: reviewed.status,
+            content_type: "application/json".into(),
+            allow: None,
+            body: line.as_bytes().to_vec(),
+        };
+        keep(format!("POST /api/db/review (line {i})"), a, "DbReviewLine");
+    }
+    keep(
+        "POST /api/db/review?speed=turbo".into(),
+        db_post("/api/db/review?speed=turbo".into()).await,
+        "DbReviewLine",
+    );
+    let by_player = format!("player={}", enc(&player));
+    for uri in [
+        format!("/api/db/games?{by_player}"),
+        format!("/api/db/search?moves=&{by_player}"),
+    ] {
+        let a = db_get(uri.clone()).await;
+        assert!(
+            a.json()["games"][0]["review"].is_object(),
+            "{uri}: a reviewed game"
+        );
+        keep(uri, a, "DbGameList");
     }
     out
 }

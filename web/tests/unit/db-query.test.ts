@@ -10,6 +10,8 @@ import {
   filtersFromJson,
   filtersSummary,
   formatCount,
+  reviewFraction,
+  accuracyCells,
   gameCells,
   pageLabel,
   pageView,
@@ -119,8 +121,33 @@ describe('a game in a list', () => {
     assert.deepEqual(gameCells({ ...g, result: null, event: null, date: '????-??-??' }), { white: 'Alice (1850)', black: '?', result: '*', date: '?', event: '' });
   });
 
+  test('its accuracies: none before a review, rounded after, a dash without a judged move', () => {
+    assert.equal(accuracyCells(g), null);
+    const marks = { acpl: 20, inaccuracies: 1, mistakes: 0, blunders: 2 };
+    const reviewed: DbGameRef = {
+      ...g,
+      review: { engine: 'tabla', rules: 'lichess', white_accuracy: 87.49, black_accuracy: null, white: marks, black: { ...marks, acpl: null, blunders: 0 } },
+    };
+    assert.deepEqual(accuracyCells(reviewed), {
+      white: '87',
+      black: '–',
+      title: 'Accuracy: White 87 (1 ?!, 0 ?, 2 ??), Black – (1 ?!, 0 ?, 0 ??)',
+    });
+  });
+
   test('its address in the PGN browser, at the ply it reached the position', () => {
     assert.equal(dbGameHref(g.id, g.ply), '/?db=-4242&ply=3');
     assert.equal(dbGameHref('17', 0), '/?db=17');
+  });
+});
+
+describe('a bulk review\'s progress', () => {
+  const at = (games: number, total: number, done: number, positions: number) =>
+    reviewFraction({ games, total, positions, evaluated: done, from_cache: 0, errors: 0 });
+  test('the games taken up, scaled by their positions done', () => {
+    assert.equal(at(0, 10, 0, 0), 0);
+    assert.equal(at(5, 10, 50, 100), 0.25);
+    assert.equal(at(10, 10, 100, 100), 1);
+    assert.equal(at(0, 0, 0, 0), 1, 'nothing to review is done');
   });
 });
