@@ -113,7 +113,7 @@ impl Database {
     }
 
     /// The database's directory.
-    pub(crate) fn dir(&self) -> &Path {
+    pub fn dir(&self) -> &Path {
         &self.dir
     }
 

@@ -9,7 +9,6 @@ use crate::db_params::{filters, page, search_query, target, text};
 use crate::game_db::{GameDb, NO_DB_HINT, db_error};
 use crate::pgn_game::{Origin, game_with_pgn};
 use crate::query::Params;
-use crate::review_places::RULES;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -19,6 +18,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use std::sync::Arc;
 use tabla_db::{Explorer, GamePage, SearchAnswer};
+
+/// The rules of the server's reviews, as the database's `rules` column names them
+/// (`tabla db review`'s default): the reviews a list shows first.
+const RULES: &str = "lichess";
 
 /// The database, or 404 saying how to start the server with one.
 pub(crate) fn database(state: &AppState) -> Result<Arc<GameDb>, ApiError> {

@@ -23,8 +23,8 @@ use std::sync::Arc;
 use tabla::Position;
 use tabla_pgn::Game;
 use tabla_review::{
-    Budget, EngineSpec, EvalCache, Pool, PoolCanceller, Review, ReviewCounts, Reviewer, Rules,
-    annotated_pgn, from_cache, from_evals,
+    Budget, CacheConfig, EngineSpec, EvalCache, Pool, PoolCanceller, Review, ReviewCounts,
+    Reviewer, Rules, annotated_pgn, from_cache, from_evals,
 };
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
@@ -94,12 +94,26 @@ pub async fn review(
     let engine = format!("{}, {}", config.engine, config.budget);
     if cached_only {
         let reviews = Arc::clone(&state.reviews);
+        let db_evals = db_evals(&state, &config);
         let answer = blocking(move || {
-            let cache = reviews.open_cache(&config)?;
+            let mut cache = reviews.open_cache(&config)?;
             let positions = distinct_positions(&game);
-            let cached = positions.iter().filter(|p| cache.get(p).is_some()).count() as u64;
             let count = positions.len() as u64;
-            match from_cache(&game, &cache, Rules::Lichess) {
+            let mut review = from_cache(&game, &cache, Rules::Lichess);
+            if review.is_none()
+                && let Some(root) = db_evals
+            {
+                // `tabla db review` keeps its evaluations in the database: a game it reviewed
+                // is answered from there (read only: the folder exists).
+                if let Ok(db_cache) = EvalCache::open(&root, &config) {
+                    review = from_cache(&game, &db_cache, Rules::Lichess);
+                    if review.is_some() {
+                        cache = db_cache;
+                    }
+                }
+            }
+            let cached = positions.iter().filter(|p| cache.get(p).is_some()).count() as u64;
+            match review {
                 Some(review) => finished(&game, review, "engine", Some(engine), count, cached),
                 None => Ok(ReviewAnswer {
                     review: None,
@@ -201,6 +215,25 @@ pub(crate) fn start_pool(spec: &EngineSpec) -> Result<Pool, ApiError> {
             format!("the engine could not start: {e}"),
         )
     })
+}
+
+/// The database's evaluation folder of `config` (`tabla db review`'s, `DB/evals/<config>`), when
+/// the server has a database and the folder exists.
+#[cfg(feature = "db")]
+fn db_evals(state: &AppState, config: &CacheConfig) -> Option<std::path::PathBuf> {
+    let root = state
+        .db
+        .as_ref()?
+        .database()
+        .dir()
+        .join(tabla_db::EVALS_DIR);
+    root.join(config.dir_name()).is_dir().then_some(root)
+}
+
+/// Without the game database, no other evaluations.
+#[cfg(not(feature = "db"))]
+fn db_evals(_state: &AppState, _config: &CacheConfig) -> Option<std::path::PathBuf> {
+    None
 }
 
 /// A value as one line of NDJSON.

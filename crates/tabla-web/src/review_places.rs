@@ -9,10 +9,6 @@ use std::sync::Arc;
 use tabla_review::{Budget, CacheConfig, DEFAULT_NODES, EvalCache};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// The rules of the server's reviews, as the database's `rules` column names them
-/// (`tabla db review`'s default).
-pub const RULES: &str = "lichess";
-
 /// Engine reviews running at once; one more is answered 429. A review keeps every core busy.
 pub const MAX_REVIEWS: usize = 1;
 

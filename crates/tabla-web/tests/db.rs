@@ -514,6 +514,32 @@ fn a_players_games_reviewed_in_one_go_show_the_tables_figures() {
     };
     assert_eq!(search["games"][0]["review"], *review);
 
+    // The PGN browser's report of that game comes from the database's evaluations at once
+    // (the server's own cache is empty: in memory here), with the table's figures.
+    let pgn = f.json(&format!("/api/db/game/{}", first.id))["pgn"]
+        .as_str()
+        .expect("the game's PGN")
+        .to_owned();
+    let report = {
+        let req = Request::post("/api/review?cached=1&engine=1")
+            .body(Body::from(pgn))
+            .expect("request");
+        f.runtime.block_on(send(app.clone(), req)).json()
+    };
+    assert_eq!(report["source"], "engine", "{report}");
+    for side in ["white", "black"] {
+        let shown = report["review"][side]["accuracy"]
+            .as_f64()
+            .expect("accuracy");
+        let stored = row[format!("{side}_accuracy")].as_f64().expect("accuracy");
+        assert!(
+            (shown - stored).abs() < 1e-9,
+            "{side}: {shown} against {stored}"
+        );
+        assert_eq!(report["review"][side]["acpl"], row[format!("{side}_acpl")]);
+    }
+    assert_eq!(reviews.running(), 0, "no engine started");
+
     // A second run reviews nothing new.
     let again = review_lines(&f, &app, &query);
     let summary = &again.last().expect("a summary")["summary"];
