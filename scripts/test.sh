@@ -51,8 +51,10 @@ phase "convert_e2e.py"
 venv="$target/py-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check pytest chess pyarrow
-# The py-test profile (Cargo.toml): dependencies unoptimised, so DataFusion builds in minutes.
-CARGO_TARGET_DIR="$target" MATURIN_PEP517_ARGS="--profile py-test" \
+# The dev profile, which the test profile inherits (Cargo.toml): with the same features for every
+# dependency (crates/tabla-py/Cargo.toml's pins, checked by scripts/ci/wheel_features.py), the wheel
+# links the units cargo test just built, so only pyo3 and tabla-py are compiled.
+CARGO_TARGET_DIR="$target" MATURIN_PEP517_ARGS="--profile dev" \
   "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps ./crates/tabla-py
 phase "the wheel's build"
 "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/tabla-py/tests
