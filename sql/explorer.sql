@@ -15,7 +15,9 @@
 -- 1-0, 0-1 or 1/2-1/2 count (`outcome` not null). Rows are buckets: the rating group of the
 -- players' average Elo (rounded down; lichess's groups, named by their lowest rating; null
 -- without both Elos), the speed, and the month the game was played (the partitions `year` and
--- `month`), so that filters on whole buckets are answered from this table alone.
+-- `month`), so that filters on whole buckets are answered from this table alone. The counting
+-- rule's condition is marked below: tabla's lookups of a position's games use that text (and its
+-- Rust form, tested against this file, scans positions files without a query).
 SELECT
   p.key_hi,
   p.key_lo,
@@ -43,10 +45,13 @@ SELECT
   SUM(CASE WHEN p.elo_sum IS NULL THEN 0 ELSE CAST(p.elo_sum AS BIGINT) END) AS rating_sum,
   SUM(CASE WHEN p.elo_sum IS NULL THEN 0 ELSE 1 END) AS rated
 FROM positions p
-WHERE p.first
+WHERE
+  -- counted: from (tabla's other queries of counted games use the lines from here to "counted: to")
+  p.first
   AND p.ply < ${max_ply}
   AND p.next_uci IS NOT NULL
   AND p.outcome IS NOT NULL
+  -- counted: to
 GROUP BY
   p.key_hi,
   p.key_lo,

@@ -2,16 +2,10 @@
 
 use tabla::{FenError, Position, Setup, Validation};
 
-/// The word that stands for the standard start position.
-pub const STARTPOS: &str = "startpos";
-
-/// Parses `startpos` or a FEN. The error names the FEN field or the rule that failed, and under
-/// strict validation says when `--lenient` would accept the setup.
+/// Parses `startpos` or a FEN ([`Position::from_text`]). The error names the FEN field or the
+/// rule that failed, and under strict validation says when `--lenient` would accept the setup.
 pub fn parse(text: &str, validation: Validation) -> anyhow::Result<Position> {
-    if text.trim() == STARTPOS {
-        return Ok(Position::startpos());
-    }
-    let err = match Position::from_fen_with(text, validation) {
+    let err = match Position::from_text(text, validation) {
         Ok(pos) => return Ok(pos),
         Err(err) => err,
     };

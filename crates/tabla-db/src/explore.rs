@@ -14,7 +14,7 @@ use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
 use arrow_array::{Array, Int64Array};
 use serde::Serialize;
-use tabla::{Position, SanMode};
+use tabla::{Position, SanMode, Validation};
 use tabla_convert::key_columns;
 
 /// The explorer's answer (the shape `tabla db explore --json` prints).
@@ -107,8 +107,7 @@ impl Target {
     /// ```
     pub fn position(&self) -> Result<Position, DbError> {
         match self {
-            Target::Fen(fen) if fen.trim() == "startpos" => Ok(Position::startpos()),
-            Target::Fen(fen) => Position::from_fen(fen)
+            Target::Fen(fen) => Position::from_text(fen, Validation::Strict)
                 .map_err(|e| DbError::Argument(format!("--fen {:?}: {e}", fen.trim()))),
             Target::Moves(text) => {
                 let mut pos = Position::startpos();
@@ -320,9 +319,8 @@ impl Database {
     /// The condition on `positions` (alias `p`) of the games counted for the position.
     fn reached_sql(&self, hi: i64, lo: i64, filters: &Filters) -> String {
         format!(
-            "p.key_hi = {hi} AND p.key_lo = {lo} AND p.first AND p.ply < {} \
-             AND p.next_uci IS NOT NULL AND p.outcome IS NOT NULL{}",
-            self.manifest().max_ply,
+            "p.key_hi = {hi} AND p.key_lo = {lo} AND {}{}",
+            crate::tables::counted_sql(self.manifest().max_ply),
             filters.positions_sql()
         )
     }

@@ -81,4 +81,4 @@ pub use review_tables::{
     review_moves_schema, rules_name,
 };
 pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
-pub use tables::{EXPLORER_SQL, explorer_schema, explorer_sql};
+pub use tables::{EXPLORER_SQL, counted_sql, explorer_schema, explorer_sql};

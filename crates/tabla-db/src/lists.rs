@@ -503,6 +503,113 @@ impl Columns {
 mod tests {
     use super::*;
 
+    /// The Rust forms of the counting rule (`Positions::is_counted`) and of the rating groups
+    /// (`rating_group`) against sql/explorer.sql itself, run by DataFusion on a `positions`
+    /// table of every combination of the rule's columns and of Elo sums around every bound.
+    #[test]
+    fn the_counting_rule_and_the_rating_groups_are_those_of_explorer_sql() {
+        use arrow_array::{Int32Array, UInt32Array};
+        let max_ply = 4_u32;
+        // (first, ply, next_uci, outcome, elo_sum)
+        type Row = (bool, u32, Option<&'static str>, Option<i32>, Option<i32>);
+        let mut rows: Vec<Row> = Vec::new();
+        for first in [true, false] {
+            for ply in [0, 3, 4, 5] {
+                for next in [Some("e2e4"), None] {
+                    for outcome in [Some(1), Some(0), Some(-1), None] {
+                        rows.push((first, ply, next, outcome, Some(3000)));
+                    }
+                }
+            }
+        }
+        // Counted rows with every Elo sum from 0 to 6,000, and none.
+        rows.extend((0..=6_000).map(|sum| (true, 1, Some("d2d4"), Some(0), Some(sum))));
+        rows.push((true, 1, Some("d2d4"), Some(0), None));
+        let n = rows.len();
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("key_hi", DataType::Int64, false),
+            Field::new("key_lo", DataType::Int64, false),
+            Field::new("game_id", DataType::Int64, false),
+            Field::new("ply", DataType::UInt32, false),
+            Field::new("next_uci", DataType::Utf8, true),
+            Field::new("first", DataType::Boolean, false),
+            Field::new("outcome", DataType::Int32, true),
+            Field::new("elo_sum", DataType::Int32, true),
+            Field::new("speed", DataType::Utf8, true),
+            Field::new("played_on", DataType::Int32, true),
+            Field::new("year", DataType::Int32, true),
+            Field::new("month", DataType::Int32, true),
+        ]));
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(Int64Array::from(vec![7; n])),
+            Arc::new((0..n as i64).collect::<Int64Array>()),
+            Arc::new((0..n as i64).collect::<Int64Array>()),
+            Arc::new(rows.iter().map(|r| r.1).collect::<UInt32Array>()),
+            Arc::new(rows.iter().map(|r| r.2).collect::<StringArray>()),
+            Arc::new(rows.iter().map(|r| Some(r.0)).collect::<BooleanArray>()),
+            Arc::new(rows.iter().map(|r| r.3).collect::<Int32Array>()),
+            Arc::new(rows.iter().map(|r| r.4).collect::<Int32Array>()),
+            Arc::new(StringArray::from(vec![Some("blitz"); n])),
+            Arc::new(Int32Array::from(vec![Some(20_130_101); n])),
+            Arc::new(Int32Array::from(vec![Some(2013); n])),
+            Arc::new(Int32Array::from(vec![Some(1); n])),
+        ];
+        let batch = RecordBatch::try_new(schema.clone(), columns).expect("a positions batch");
+        let engine = crate::engine::Engine::new(&crate::engine::EngineOptions {
+            threads: 1,
+            ..Default::default()
+        })
+        .expect("an engine");
+        let table = datafusion::datasource::MemTable::try_new(schema, vec![vec![batch.clone()]])
+            .expect("a table");
+        engine
+            .ctx
+            .register_table("positions", Arc::new(table))
+            .expect("registered");
+        // Each row is a position of its own (key_lo = its index): the query's rows are the
+        // counted rows, with their rating group.
+        let mut by_sql = std::collections::BTreeMap::new();
+        for out in engine
+            .collect(&crate::tables::explorer_sql(max_ply))
+            .expect("explorer.sql runs")
+        {
+            let (lo, group, games) = (
+                ints(&out, "key_lo").expect("key_lo"),
+                ints(&out, "rating_group").expect("rating_group"),
+                ints(&out, "games").expect("games"),
+            );
+            for i in 0..out.num_rows() {
+                assert_eq!(games.value(i), 1);
+                by_sql.insert(lo.value(i), int_at(&group, i));
+            }
+        }
+        let positions = Positions::decode(&batch).expect("decoded");
+        let mut by_rust = std::collections::BTreeMap::new();
+        for i in 0..n {
+            if positions.is_counted(i, i64::from(max_ply)) {
+                let group = int_at(&positions.elo_sum, i).map(rating_group);
+                by_rust.insert(i as i64, group);
+            }
+        }
+        assert_eq!(
+            by_rust.len(),
+            6 + 6_002,
+            "6 counted combinations, every Elo sum"
+        );
+        assert_eq!(by_sql, by_rust);
+        // The lookups' condition is the same text.
+        let counted = crate::tables::counted_sql(max_ply);
+        let filtered = engine
+            .collect(&format!(
+                "SELECT COUNT(*) AS n FROM positions p WHERE {counted}"
+            ))
+            .expect("the rule runs");
+        assert_eq!(
+            ints(&filtered[0], "n").expect("n").value(0),
+            by_rust.len() as i64
+        );
+    }
+
     /// The kept candidates of a bucket are its first games by Elo and by date, whatever the
     /// order they came in, and pruning early keeps the same.
     #[test]

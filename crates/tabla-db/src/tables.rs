@@ -26,6 +26,27 @@ pub fn explorer_sql(max_ply: u32) -> String {
     EXPLORER_SQL.replace("${max_ply}", &max_ply.to_string())
 }
 
+/// The explorer's counting rule (the condition of [`EXPLORER_SQL`] between its `counted: from`
+/// and `counted: to` lines) on the `positions` table under the alias `p`, for a database of
+/// max-ply `max_ply`: the games counted for their positions.
+///
+/// ```
+/// let rule = tabla_db::counted_sql(50);
+/// assert!(rule.starts_with("p.first AND p.ply < 50 AND"), "{rule}");
+/// ```
+pub fn counted_sql(max_ply: u32) -> String {
+    let rule = EXPLORER_SQL
+        .split_once("-- counted: from")
+        .and_then(|(_, rest)| rest.split_once('\n'))
+        .and_then(|(_, rest)| rest.split_once("-- counted: to"))
+        .map(|(rule, _)| rule)
+        .expect("sql/explorer.sql marks its counting rule (tested)");
+    rule.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("${max_ply}", &max_ply.to_string())
+}
+
 /// The `explorer` table's schema: the columns of `sql/explorer.sql`.
 pub fn explorer_schema() -> SchemaRef {
     let int = |name: &str| Field::new(name, DataType::Int64, true);

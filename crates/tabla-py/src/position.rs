@@ -222,10 +222,9 @@ impl Position {
 
     /// Plays a move given in UCI (`e2e4`) and returns it.
     fn push_uci(&mut self, uci: &str) -> PyResult<Move> {
-        let mv = self.pos.parse_uci(uci).map_err(uci_error)?;
-        let out = Move::of(&self.pos, mv);
-        self.pos.play_unchecked(mv);
-        Ok(out)
+        let before = self.pos.clone();
+        let mv = self.pos.push_uci(uci).map_err(uci_error)?;
+        Ok(Move::of(&before, mv))
     }
 
     /// Takes back the last move played on this position and returns it; raises `IndexError`

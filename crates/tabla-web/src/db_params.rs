@@ -6,7 +6,7 @@ use crate::api_error::ApiError;
 use crate::game_db::db_error;
 use crate::query::{Params, parameters};
 use std::collections::HashMap;
-use tabla::Position;
+use tabla::{Position, Validation};
 use tabla_db::{FilterText, Filters, Material, SearchQuery, Target, parse_pattern};
 
 /// The games a list shows when the request does not say.
@@ -41,10 +41,8 @@ pub fn target(params: &Params) -> Result<Target, ApiError> {
         )),
         (Some(fen), None) => {
             let fen = fen.trim();
-            if fen != "startpos" {
-                Position::from_fen(fen)
-                    .map_err(|e| ApiError::bad_request(format!("invalid FEN {fen:?}: {e}")))?;
-            }
+            Position::from_text(fen, Validation::Strict)
+                .map_err(|e| ApiError::bad_request(format!("invalid FEN {fen:?}: {e}")))?;
             Ok(Target::Fen(fen.to_owned()))
         }
         (None, Some(moves)) => {

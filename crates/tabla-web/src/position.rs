@@ -6,7 +6,7 @@ use crate::notation::MoveNotations;
 use crate::query::{Params, PlayedLine, fen_param, line_param, optional, required};
 use axum::Json;
 use serde::Serialize;
-use tabla::{Color, Position};
+use tabla::Position;
 
 /// The answer of `GET /api/position`.
 #[derive(Serialize, Debug)]
@@ -42,10 +42,7 @@ impl PositionJson {
         let status = pos.status();
         PositionJson {
             fen: pos.to_fen(),
-            turn: match pos.turn() {
-                Color::White => "white",
-                Color::Black => "black",
-            },
+            turn: pos.turn().name(),
             status: status.end.map_or("in play", |end| end.description()),
             check: status.check,
             legal_moves: pos

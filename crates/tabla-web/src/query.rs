@@ -5,7 +5,7 @@ use crate::api_error::ApiError;
 use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;
 use std::collections::HashMap;
-use tabla::{Move, Position};
+use tabla::{Move, Position, Validation};
 
 /// The query string as name → value; a malformed one is refused with 400.
 pub type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
@@ -32,10 +32,10 @@ pub fn optional<'a>(params: &'a Params, name: &str) -> Option<&'a str> {
     params.as_ref().ok()?.0.get(name).map(String::as_str)
 }
 
-/// Reads the `fen` parameter as a strictly validated position.
+/// Reads the `fen` parameter as a strictly validated position (or `startpos`).
 pub fn fen_param(params: &Params) -> Result<Position, ApiError> {
     let fen = required(params, "fen")?;
-    Position::from_fen(fen.trim())
+    Position::from_text(fen, Validation::Strict)
         .map_err(|e| ApiError::bad_request(format!("invalid FEN {fen:?}: {e}")))
 }
 

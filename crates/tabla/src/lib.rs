@@ -70,7 +70,7 @@ pub use square::{File, ParseSquareError, Rank, Square};
 pub use status::{GameEnd, GameStatus};
 pub use svg::{Arrow, CheckMark, SvgOptions, board_svg};
 pub use uci::UciMoveError;
-pub use validate::{FenError, PositionError, PositionProblem, Validation};
+pub use validate::{FenError, PositionError, PositionProblem, STARTPOS, Validation};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

@@ -110,6 +110,22 @@ impl Position {
                 text: text.to_owned(),
             })
     }
+
+    /// Resolves and plays a move given in UCI ([`Position::parse_uci`]); returns the move.
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// let mut pos = Position::startpos();
+    /// let mv = pos.push_uci("e2e4").unwrap();
+    /// assert_eq!(mv.to().to_string(), "e4");
+    /// assert!(pos.push_uci("e2e4").is_err()); // Black to move; the position is unchanged
+    /// assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    /// ```
+    pub fn push_uci(&mut self, text: &str) -> Result<Move, UciMoveError> {
+        let mv = self.parse_uci(text)?;
+        self.play_unchecked(mv);
+        Ok(mv)
+    }
 }
 
 fn is_standard_castle(mv: Move) -> bool {

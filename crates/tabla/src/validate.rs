@@ -341,6 +341,26 @@ impl Position {
         Position::from_fen_with(fen, Validation::Strict)
     }
 
+    /// Reads where a position is asked for by text (tabla's command line, web API, database
+    /// and UCI's `position`): the word [`STARTPOS`](crate::STARTPOS) for the standard start
+    /// position, otherwise a FEN validated as asked. Surrounding white space is ignored.
+    ///
+    /// ```
+    /// use tabla::{Position, Validation};
+    /// assert_eq!(Position::from_text(" startpos ", Validation::Strict).unwrap(), Position::startpos());
+    /// let pos = Position::from_text("8/8/8/8/8/k7/8/K7 w - - 0 1", Validation::Lenient).unwrap();
+    /// assert_eq!(pos.to_fen(), "8/8/8/8/8/k7/8/K7 w - - 0 1");
+    /// assert!(Position::from_text("start", Validation::Lenient).is_err());
+    /// ```
+    pub fn from_text(text: &str, validation: Validation) -> Result<Position, FenError> {
+        let text = text.trim();
+        if text == crate::STARTPOS {
+            Ok(Position::startpos())
+        } else {
+            Position::from_fen_with(text, validation)
+        }
+    }
+
     /// Parses a FEN and validates it as asked.
     pub fn from_fen_with(fen: &str, validation: Validation) -> Result<Position, FenError> {
         let setup = Setup::from_fen(fen)?;
@@ -359,6 +379,10 @@ impl Position {
         }
     }
 }
+
+/// The word that stands for the standard start position where a FEN may be given
+/// ([`Position::from_text`]), as in UCI's `position startpos`.
+pub const STARTPOS: &str = "startpos";
 
 impl std::str::FromStr for Position {
     type Err = FenError;
