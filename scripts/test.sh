@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: every crate's tests with every feature (cargo test), the end-to-end check of `tabla convert`
-# (scripts/convert_e2e.py, DuckDB), the Python package's pytest suite (crates/tabla-py, built into
+# (scripts/ci/convert_e2e.py, DuckDB), the Python package's pytest suite (crates/tabla-py, built into
 # a virtual environment under the target directory), then the web app's unit tests (node) and
 # browser tests (headless Chromium from Debian, driven by playwright-core, against `tabla serve`
 # on loopback). Installs what is missing: Debian's zstd (pzstd) and stockfish, PyPI's duckdb,
@@ -42,7 +42,7 @@ target=$(realpath "${CARGO_TARGET_DIR:-target}")
 # tabla convert end to end: DuckDB's counts on its Parquet against tabla pgn's own, on testdata/pgn
 # and the corpus, with the binary cargo test just built (optimised: the test profile).
 python3 -c "import duckdb" 2>/dev/null || pip install -q duckdb
-python3 scripts/convert_e2e.py --tabla "$target/debug/tabla"
+python3 scripts/ci/convert_e2e.py --tabla "$target/debug/tabla"
 phase "convert_e2e.py"
 
 # tabla for Python: the wheel built from a clone as the README says (`pip install
