@@ -2,6 +2,19 @@
 //!
 //! Exit status: 0 when all went well, 1 when a perft count disagreed with the expected one, 2 for
 //! bad input or usage (clap uses 2 for usage errors too).
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! `main.rs` (clap definitions, dispatch, exit status: 0 ok, 1 a check failed, 2 bad input),
+//! `position_arg.rs` (`startpos` or a FEN from the command line), `batch.rs` (the lines of `--batch
+//! FILE|-`), `fen_report.rs` (`tabla fen`), `perft_run.rs` (`tabla perft`, one position or a suite,
+//! read by `tabla::perft_suite`), `pgn.rs` (`tabla pgn`), `convert.rs` (`tabla convert`), `db.rs`
+//! (`tabla db`, with the feature `db`), `review.rs` (`tabla review`), `tb.rs` (`tabla tb`) and
+//! `kbnk.rs` (`tabla kbnk`), with `dtm_text.rs` (a distance to mate in words, the optimal line),
+//! `engine_run.rs` (`tabla go`, `uci`, `bench`); `tabla serve` calls `tabla_web::serve_blocking`.
+//! Its tests run the real binary.
 
 mod batch;
 mod convert;

@@ -1,6 +1,6 @@
 //! `tabla db` through the real binary: import's summary line (its counts against
 //! `tabla convert`'s of the same files), `explore --json`'s exact shape and its answers against
-//! python-chess's (scripts/gen_explorer_reference.py), `sql` in three formats, and exit status
+//! python-chess's (testdata/gen_explorer_reference.py), `sql` in three formats, and exit status
 //! 2 with a message for bad input.
 
 mod common;
@@ -439,7 +439,7 @@ fn compact_folds_the_imports_and_every_answer_stays() {
 }
 
 // `tabla db review`: reviews stored as tables, against testdata/review_reference.json
-// (python-chess and lichess's published rules, scripts/gen_review_reference.py).
+// (python-chess and lichess's published rules, testdata/gen_review_reference.py).
 
 /// `testdata/review/lichess-evals.pgn`'s games (37, each with lichess's `[%eval]`s), as texts.
 fn evals_games() -> Vec<String> {

@@ -1,6 +1,6 @@
 //! `tabla pgn` through the real binary, against python-chess's replay of the PGN files of
 //! testdata/pgn and of the corpus, when it is there (`testdata/pgn_reference.tsv` and
-//! `testdata/corpus_pgn_reference.tsv`, written by scripts/gen_pgn_reference.py).
+//! `testdata/corpus_pgn_reference.tsv`, written by testdata/gen_pgn_reference.py).
 
 mod common;
 

@@ -111,6 +111,24 @@
 //! decoded frames of a pzstd file, and at most the first 8 MiB of a game's text (a longer game
 //! is cut and says so in `error`). With the default [`Limits`] that is about 100 to 150 MB per
 //! worker without positions and 250 to 300 MB with them.
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! `convert` reads `.pgn`, `.pgn.zst` or the standard input (`source.rs`: detection by magic, the
+//! pzstd frame scan, decoding) and hands work to `std::thread::scope` workers through one queue
+//! (`job.rs`; the workers and their task runners in `worker.rs`): byte ranges of plain files, one
+//! task per pzstd frame, or one decoding task for any other stream. A task that decodes (a frame, a
+//! stream) cuts its text at game starts into chunks that idle workers take. `boundary.rs` decides
+//! where the games of a frame begin: mostly from the frame's own first lines (the first place that
+//! is a game start whatever the frame before ended with), else with the frames around it; every
+//! frame is decoded once, the next one only up to that place. Each worker replays games with
+//! tabla-pgn (`record.rs`, `track.rs`) into Arrow builders (`tables.rs`) and writes its own
+//! Hive-partitioned Parquet files (`output.rs`: hidden temporary name, then rename). `game_id.rs`
+//! derives ids from the input's name and where a game starts, so they do not depend on how the
+//! input is cut (`GameIds::Numbered`, which `tabla db` asks for, numbers them instead). The crate's
+//! docs hold the schemas and the memory bounds (`Limits`).
 
 mod boundary;
 mod date;

@@ -1,5 +1,5 @@
-//! The database benchmarks' measuring tool (scripts/db_bench.sh runs it): explorer latency over
-//! random positions of the database, and position search throughput.
+//! The database benchmarks' measuring tool (scripts/bench/db_bench.sh runs it): explorer latency
+//! over random positions of the database, and position search throughput.
 //!
 //! ```text
 //! cargo run --release -p tabla-db --example db_bench -- latency --db DIR [--queries 1000]

@@ -380,7 +380,7 @@ fn attach(
 }
 
 /// The file beside an aggregate made elsewhere that says how it was made:
-/// `{"max_ply": N}` (scripts/spark_explorer.py writes it).
+/// `{"max_ply": N}` (scripts/spark/spark_explorer.py writes it).
 pub const SIDECAR: &str = "_tabla.json";
 
 /// Refuses an aggregate made elsewhere unless its [`SIDECAR`] gives the database's max-ply:
@@ -391,8 +391,9 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(DbError::Argument(format!(
-                "{}: missing, so the aggregate's max-ply is unknown; scripts/spark_explorer.py \
-                 writes it ({{\"max_ply\": N}}), or remove explorer/ to have it computed here",
+                "{}: missing, so the aggregate's max-ply is unknown; \
+                 scripts/spark/spark_explorer.py writes it ({{\"max_ply\": N}}), or remove \
+                 explorer/ to have it computed here",
                 path.display()
             )));
         }
@@ -411,7 +412,7 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
     if made_with != u64::from(max_ply) {
         return Err(DbError::Argument(format!(
             "{}: the aggregate was made with max-ply {made_with}, the database has {max_ply}; \
-             run scripts/spark_explorer.py with --max-ply {max_ply}",
+             run scripts/spark/spark_explorer.py with --max-ply {max_ply}",
             explorer.display()
         )));
     }

@@ -33,6 +33,40 @@
 //! println!("{} games; most played: {}", answer.games, answer.moves[0].san);
 //! # Ok::<(), tabla_db::DbError>(())
 //! ```
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! A directory of Parquet tables (docs/db.md) queried with Apache DataFusion. `manifest.rs` is the
+//! database's list of imports (batches) and the commit point of each; `import.rs` hashes the inputs
+//! (BLAKE3), runs tabla-convert into a staging directory (the keys-only positions table, sorted by
+//! key and not partitioned), `sql/explorer.sql` over each positions file (declared sorted: the
+//! engine groups as the rows stream), its results summed into one table by `merge.rs` as they come
+//! (keeping the popular positions, those counted for 32 games or more; the others are counted from
+//! the positions when asked), beside `lists.rs` (the top and latest games per bucket of popular
+//! positions, and their per-move `totals.rs`), both on `runs.rs` (sorted runs read in key order
+//! across them, a k-way merge; a run is a file or a query's stream; both merge at most 64 runs at
+//! once, in waves past that), and the `game_refs` table (a game list's columns sorted by id), then
+//! moves the batch into place and rewrites the manifest; `compact.rs` sums the imports' aggregates
+//! into one table (completing a position a part lacks from that import's positions), committed the
+//! same way; `engine.rs` is the DataFusion session (its own Tokio runtime, a memory pool that
+//! spills) and `tables.rs` registers every batch's files as `games`, `positions` (a view adding the
+//! month from `played_on`), `game_refs` and `explorer` (the compaction's and the later imports');
+//! `lookup.rs` reads the rows of one key (or a few game ids) straight from the pages of the sorted
+//! files that can hold them, with the `parquet` crate, each file's footer kept; `store.rs` writes
+//! those sorted files. The questions: `explore.rs` (an import's totals without filters, the
+//! aggregate when the filters fall on its buckets, the position's rows in `positions` when it is
+//! not one of the import's popular ones, else the positions alone through DataFusion; top and
+//! recent games from the lists or the positions, then their details by id: point lookups, and
+//! DataFusion for a player filter), `search.rs` (every game's mainline replayed on every core),
+//! `games.rs` (pages of games, one game or many as PGN), `filters.rs` (each filter as SQL for the
+//! games and the positions, and as a test of a position row or an aggregate bucket for the
+//! lookups), `udf.rs` (the chess functions of `tabla db sql`), `output.rs` (a result as a table,
+//! JSON or CSV), `values.rs` (reading result columns), `review.rs` (`tabla db review`: the selected
+//! games rebuilt as PGN from their rows, reviewed by tabla-review's `Reviewer` with the evaluation
+//! cache in `DB/evals`, or from their `[%eval]`s, and written as `review_moves` and `review_games`
+//! parts; the tables `evals`, `review_moves` and `review_games` registered from the files).
 
 mod compact;
 mod database;

@@ -1,4 +1,4 @@
-//! The explorer's answers against python-chess's (scripts/gen_explorer_reference.py), on
+//! The explorer's answers against python-chess's (testdata/gen_explorer_reference.py), on
 //! testdata/pgn always and on the corpus when it is there: every position (the start, a
 //! transposition reached by two move orders, ...) under every filter, through the aggregate's
 //! buckets and through the games alike, from one import or many and after compaction.

@@ -1,8 +1,8 @@
 //! sql/review.sql and sql/review_games.sql (the engine review in SQL, which
-//! scripts/spark_review.py runs on Spark) run on DataFusion over the positions `tabla convert`
-//! writes and an `evals` table, against tabla_review::judge on the same evaluations: every move's
-//! evaluation, engine's choice, win percentage, judgement and accuracy, and every side's accuracy,
-//! ACPL and marks.
+//! scripts/spark/spark_review.py runs on Spark) run on DataFusion over the positions `tabla
+//! convert` writes and an `evals` table, against tabla_review::judge on the same evaluations: every
+//! move's evaluation, engine's choice, win percentage, judgement and accuracy, and every side's
+//! accuracy, ACPL and marks.
 //!
 //! The games: testdata/review/lichess-evals.pgn (lichess's evaluations in `[%eval]` comments), and
 //! a few made for the rules SQL must follow (a checkmate, a stalemate, games from set-up

@@ -1,4 +1,4 @@
-//! Position search against python-chess's (scripts/gen_search_reference.py), on testdata/pgn
+//! Position search against python-chess's (testdata/gen_search_reference.py), on testdata/pgn
 //! always and on the corpus when it is there: exact positions (any move order, any ply),
 //! material balances and patterns, under the explorer's filters; and `export` read back: the
 //! games it writes, imported again, give the same explorer and search answers.

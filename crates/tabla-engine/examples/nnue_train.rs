@@ -1,11 +1,11 @@
 //! Trains the evaluation network (a development tool, not a test).
 //!
-//! Reads positions labelled by `scripts/nnue_data.py` (`FEN;score;result`, Stockfish's score in
-//! centipawns for the side to move), holds out every 50th for validation, and fits the network of
-//! `src/nnue.rs` in floating point as a correction added to the hand-written evaluation, whose
-//! weight is fitted too. The loss is the squared difference between the expected scores
-//! `sigmoid(value / K)` of the output and of Stockfish's score (optionally mixed with the game's
-//! result by `--lambda`), minimised by Adam over shuffled mini-batches on two threads, the
+//! Reads positions labelled by `crates/tabla-engine/scripts/nnue_data.py` (`FEN;score;result`,
+//! Stockfish's score in centipawns for the side to move), holds out every 50th for validation, and
+//! fits the network of `src/nnue.rs` in floating point as a correction added to the hand-written
+//! evaluation, whose weight is fitted too. The loss is the squared difference between the expected
+//! scores `sigmoid(value / K)` of the output and of Stockfish's score (optionally mixed with the
+//! game's result by `--lambda`), minimised by Adam over shuffled mini-batches on two threads, the
 //! learning rate falling to a tenth over the last half of the epochs. The weights with the best
 //! validation loss are rounded to integers and written out, and the rounded network's loss is
 //! reported next to the hand-written evaluation's.
@@ -17,11 +17,12 @@
 //! cargo run --release -p tabla-engine --example nnue_train -- DATA... --check NET [--k 91]
 //! ```
 //!
-//! `--alone` trains the network without the hand-written evaluation, `--rescale` scales the
-//! output so that the hand-written evaluation keeps a weight of one, and `--check` only reports a
-//! network file's loss on all of DATA (for instance positions of `scripts/tune_data.py`, turned to
-//! the side to move's view). The network in the tree came from the defaults on 2.25 million
-//! positions; see docs/performance.md for what the alternatives did.
+//! `--alone` trains the network without the hand-written evaluation, `--rescale` scales the output
+//! so that the hand-written evaluation keeps a weight of one, and `--check` only reports a network
+//! file's loss on all of DATA (for instance positions of
+//! `crates/tabla-engine/scripts/tune_data.py`, turned to the side to move's view). The network in
+//! the tree came from the defaults on 2.25 million positions; see docs/performance.md for what the
+//! alternatives did.
 
 use std::fs;
 use std::io::Write;

@@ -1,16 +1,16 @@
 //! Texel-style tuning of the evaluation's weights (a development tool, not a test).
 //!
-//! Reads positions labelled by `scripts/tune_data.py` (`FEN;score;result`, Stockfish's score in
-//! centipawns from White's view), keeps the quiet ones (not in check, no winning capture by
-//! static exchange, no promotion), and takes each evaluation apart with
+//! Reads positions labelled by `crates/tabla-engine/scripts/tune_data.py` (`FEN;score;result`,
+//! Stockfish's score in centipawns from White's view), keeps the quiet ones (not in check, no
+//! winning capture by static exchange, no promotion), and takes each evaluation apart with
 //! [`tabla_engine::tuning::trace`]: the evaluation is linear in the tuned weights once the game
 //! phase and the endgame scale are fixed, except king danger (`units + units^2 / 400`, fitted
-//! through its derivative), and what no weight covers (the unstoppable pawn, bare kings) stays as
-//! a constant per position. The target is the expected score
-//! Stockfish's score stands for, optionally mixed with the game's result; the loss is the mean
-//! squared difference from `sigmoid(K * eval)`. K is fitted first to the current weights (so the
-//! evaluation keeps its scale), then the weights by full-batch Adam, with every tenth position
-//! held out for validation; the weights with the best validation loss are written out.
+//! through its derivative), and what no weight covers (the unstoppable pawn, bare kings) stays as a
+//! constant per position. The target is the expected score Stockfish's score stands for, optionally
+//! mixed with the game's result; the loss is the mean squared difference from `sigmoid(K * eval)`.
+//! K is fitted first to the current weights (so the evaluation keeps its scale), then the weights
+//! by full-batch Adam, with every tenth position held out for validation; the weights with the best
+//! validation loss are written out.
 //!
 //! ```text
 //! cargo run --release -p tabla-engine --example tune -- DATA... [--epochs 2000] [--lr 1.0]

@@ -6,9 +6,10 @@
 //! The first layer is kept as an [`Accumulator`] that a move updates by adding and subtracting the
 //! rows of the few inputs it changes, so a node's evaluation costs only the output layer. The
 //! weights are integers (the first layer scaled by [`QA`], the output by [`QB`]) in `net.nnue`,
-//! trained by `examples/nnue_train.rs` on positions Stockfish scored (`scripts/nnue_data.py`).
-//! The network was fitted to the hand-written evaluation in the tree: retuning that evaluation
-//! (`examples/tune.rs`) calls for training the network again.
+//! trained by `examples/nnue_train.rs` on positions Stockfish scored
+//! (`crates/tabla-engine/scripts/nnue_data.py`). The network was fitted to the hand-written
+//! evaluation in the tree: retuning that evaluation (`examples/tune.rs`) calls for training the
+//! network again.
 
 use std::sync::OnceLock;
 

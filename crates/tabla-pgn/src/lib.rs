@@ -23,6 +23,26 @@
 //!
 //! Reading can also start and stop at byte offsets ([`Reader::range`]), each game belonging
 //! to exactly one range, so one file can be read by many threads.
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! Three levels, each on top of the one before. `reader.rs` + `token.rs` + `visitor.rs`: a
+//! streaming tokenizer over any `io::Read` (64 KiB buffer, memory independent of the file) handing
+//! a `Visitor` borrowed byte slices, no allocation per move. `replay.rs`: every move resolved in
+//! its position by the core's `Position::parse_san_bytes` (FENs written by the core's `write_fen`),
+//! errors typed in `error.rs` (game number, line:column, move number, token, reason; a bad game
+//! ends only its line, the reader goes on). `builder.rs` + `tree.rs` + `comment.rs`: the game tree
+//! (`Game`: tags, start position, nodes with SAN as written and canonical, long form, UCI, FEN,
+//! comments with `[%clk]`/`[%eval]`/`[%csl]`/ `[%cal]` parsed, NAGs, variations). `writer.rs`
+//! (export format) and `json.rs` (one NDJSON object per game) write it back; `summary.rs` is the
+//! light replay behind `tabla pgn check|fen`; `split.rs` finds game starts so a file can be read in
+//! byte ranges, each game belonging to exactly one range. `game_start.rs` holds the one rule of
+//! where a game starts (a line of nothing but tag pairs after a line that is not a tag line), which
+//! the reader (also to end a comment left open), the splitter and tabla-convert's frame boundaries
+//! share. A problem is an error when it stops the mainline and a warning otherwise
+//! (`PgnError::severity`); `PgnError::report` is its text everywhere.
 
 mod builder;
 mod comment;

@@ -1,4 +1,4 @@
-//! PGN files against python-chess (scripts/gen_pgn_reference.py): the number of games of every
+//! PGN files against python-chess (testdata/gen_pgn_reference.py): the number of games of every
 //! file, and for every game the mainline's length and its final FEN; and no spurious error (a
 //! game python-chess reads cleanly is not stopped early by tabla, but for the errors kept on
 //! purpose, listed in `kept_on_purpose`). The files: the repository's testdata/pgn (game scores

@@ -2,8 +2,9 @@
 //! (written for these tests): `[` at the start of a line inside a comment, `1/2` as a result,
 //! unescaped quotes in tag values, junk between moves, a comment never closed. Every game's
 //! mainline equals python-chess's (`tests/data/cases/reference.jsonl`, written by
-//! `scripts/gen_case_reference.py`); what was repaired is a warning, and only a game that stopped
-//! early has an error. Where python-chess is wrong, pgn-extract decides (noted at the test).
+//! `crates/tabla-pgn/tests/data/cases/gen_case_reference.py`); what was repaired is a warning, and
+//! only a game that stopped early has an error. Where python-chess is wrong, pgn-extract decides
+//! (noted at the test).
 
 mod common;
 

@@ -10,6 +10,25 @@
 //!
 //! The Python side (docstrings, the `.pyi` stubs and the pytest suite against python-chess) is in
 //! `python/tabla/` and `tests/`; `pip install ./crates/tabla-py` builds and installs it.
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! A PyO3 extension module (`tabla._tabla`, abi3 for CPython 3.10 and later) that maturin builds
+//! into the wheel `tabla-chess` (`pyproject.toml`; `pip install ./crates/tabla-py`). Each module
+//! wraps one level of the crates below and holds no rule of its own: `position.rs` (`Position`,
+//! `Move`: the core's FEN, legal moves, SAN, UCI, status, Polyglot key, perft, SVG), `game.rs`
+//! (`Game`, `GameMove`, `Eval`: a tabla-pgn game tree whose values become Python objects when
+//! read), `reader.rs` (`read_games`: a path, bytes or a Python file object through tabla-convert's
+//! `PgnText` (zstd told from text by its first bytes), a game parsed with the GIL released),
+//! `arrow.rs` (`read_pgn_arrow`: tabla-convert's tables in memory, one `Slice` of the work for
+//! Spark's partitions, handed to pyarrow as Arrow C streams), `db.rs` (`tabla.db`: the database's
+//! JSON answers, SQL as Arrow; filters read by tabla-db's `Filters::from_text`, as the command line
+//! and the web API read them), `errors.rs` (the exception classes, `ValueError` subclasses).
+//! `python/tabla/` is the package (re-exports, `read_pgn_arrow`, `db.py`, `spark.py` (the Spark
+//! data source), `.pyi` stubs, `py.typed`); `tests/` the pytest suite against python-chess, run by
+//! `scripts/test.sh` on the installed wheel.
 
 use pyo3::prelude::*;
 

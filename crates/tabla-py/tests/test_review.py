@@ -1,7 +1,7 @@
 """tabla.review and tabla.Engine against expectations from elsewhere: lichess's own analysis of
 testdata/review/lichess-evals.pgn (its [%eval]s and its marks) and the numbers python-chess and
 lichess's published rules give for it (testdata/review_reference.json, written by
-scripts/gen_review_reference.py apart from tabla); a hand-checked blunder found by tabla's engine
+testdata/gen_review_reference.py apart from tabla); a hand-checked blunder found by tabla's engine
 and by Stockfish (/usr/games/stockfish; skipped without it unless TABLA_REQUIRE_CORPUS=1), its
 lines checked legal and its best move checked to defend by python-chess; and bad input."""
 

@@ -59,6 +59,30 @@
 //! "mistakes", "blunders"}, "black": {...}, "moves": [{"ply", "san", "uci", "eval", "best",
 //! "pv", "win", "judgement", "accuracy"}], "error"}`, an evaluation as `{"cp": 17}` or
 //! `{"mate": -3}`, a judgement as `"Inaccuracy"`, `"Mistake"` or `"Blunder"`.
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! The engine layer, `src/engines/` (its module doc is the longer description): one interface,
+//! `Analyser` (`analyser.rs`, with `StopSignal`), to tabla's engine in process (`in_process.rs`,
+//! one search thread) and to any UCI program (`uci_engine.rs`: handshake, options checked against
+//! the engine's list, `position`/`isready`/`go`, `info` lines read by `uci_message.rs` with moves
+//! checked legal; `uci_option.rs`, `uci_spec.rs` with the `Timeouts`); `request.rs` (`Request`,
+//! `Budget`), `analysis.rs` (`Line`, `Analysis`), `error.rs` (`EngineError`: faults name the engine
+//! and quote it), `engine_spec.rs` (which engine), `pool.rs` (N engines on one queue, a fault
+//! retried once on a fresh process), `process.rs` (the child process: reader and writer threads,
+//! killed on drop, `PR_SET_PDEATHSIG` on Linux so that no engine outlives tabla). Tests drive fake
+//! engines (`tests/fake_engines/*.py`) and Debian's Stockfish.
+//!
+//! lichess's review of a game, its rules written once: `eval.rs` (`Eval`, White's point of view, as
+//! `[%eval]`), `win.rs` (winning chances, win percentage), `judgement.rs` (inaccuracy, mistake,
+//! blunder by lichess's site rules or its database's), `accuracy.rs` (move and game accuracy,
+//! average centipawn loss), `mainline.rs` (what a review judges: moves and what is known of each
+//! position), `review.rs` (`judge`: the one path to a `Review`, its JSON form), `from_evals.rs` (a
+//! review from the `[%eval]` comments a game carries), `annotate.rs` (the review written into the
+//! game through tabla-pgn's writer, as lichess annotates). The crate doc lists what follows
+//! lichess.
 
 mod accuracy;
 mod annotate;

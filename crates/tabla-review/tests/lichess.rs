@@ -1,7 +1,7 @@
 //! Reviews of the lichess games of testdata/review/lichess-evals.pgn from their `[%eval]` comments,
 //! against two expectations from elsewhere: lichess's own marks in the file, and
 //! testdata/review_reference.json (python-chess and lichess's published rules, written by
-//! scripts/gen_review_reference.py apart from this crate).
+//! testdata/gen_review_reference.py apart from this crate).
 
 use serde_json::Value;
 use std::collections::BTreeMap;

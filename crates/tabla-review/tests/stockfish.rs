@@ -1,6 +1,7 @@
 //! The engine layer against Debian's Stockfish (`apt-get install stockfish`, at
-//! /usr/games/stockfish; scripts/test.sh installs it), and tabla's engine in process beside it.
-//! Without Stockfish these tests say they are skipped, unless `TABLA_REQUIRE_CORPUS=1` (CI).
+//! /usr/games/stockfish; `scripts/test.sh --install` installs it), and tabla's engine in process
+//! beside it. Without Stockfish these tests say they are skipped, unless `TABLA_REQUIRE_CORPUS=1`
+//! (CI).
 
 use std::path::Path;
 use std::time::Duration;

@@ -54,7 +54,7 @@ pub fn corpus_dir() -> Option<PathBuf> {
     None
 }
 
-/// A folder of PGN files with python-chess's reading of them (`scripts/gen_pgn_reference.py`).
+/// A folder of PGN files with python-chess's reading of them (`testdata/gen_pgn_reference.py`).
 #[derive(Clone, Debug)]
 pub struct PgnSet {
     /// The folder of `.pgn` files.

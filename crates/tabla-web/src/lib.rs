@@ -1,4 +1,34 @@
 #![doc = include_str!("../README.md")]
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! `README.md` describes the API once (it is the crate's doc, doctested). `server.rs` (start-up:
+//! game database, KBNK table, endgame tables, listener), `router.rs` and one module per route
+//! (`position.rs`, `pgn.rs`, `pgn_index.rs` (the game list of a large file, read on all cores),
+//! `pgn_game.rs` (one game of it, with its text from the Rust writer), `kbnk.rs`, `tb.rs`
+//! (`/api/tb`, over `tb_dir.rs`: the directory of `tabla serve --tb-dir`, opened again when a
+//! missing table appears), `suggest.rs`, `analyse.rs` (live analysis as Server-Sent Events, over
+//! `live.rs`: the engines of `tabla serve --engine`, lent to at most two analyses at once),
+//! `review.rs` (a game's review from its `[%eval]`s, tabla-review's cache or the engine, streamed
+//! as NDJSON; `review_places.rs`: the cache's place and the one review at a time), `db.rs` (the
+//! `/api/db` routes over tabla-db: explorer, search, games, one game through `pgn_game`'s reader),
+//! with `db_params.rs` (their query parameters)), `game_db.rs` (the database of `tabla serve --db`,
+//! queried on blocking threads: its engine runs a Tokio runtime of its own), `state.rs` (what the
+//! handlers share: data only), `engine.rs` (the engine behind `/api/suggest`, one search at a
+//! time), `notation.rs` (a move in SAN, long form and UCI), `pgn_body.rs` (what the PGN routes
+//! share: body limit, reading off the async threads), `query.rs` (query parameters, the `fen` one
+//! included, for every route), `api_error.rs` (JSON errors, never a 5xx for bad input), `assets.rs`
+//! (the front end embedded at build time; `build.rs` runs `npm ci` and esbuild in `web/`),
+//! `sample.rs`. Module imports form a DAG: routes use `state`, which uses `engine`, `game_db`,
+//! `config` and `sample`, never a route. `web/src/` holds the pages (PGN browser, endgame explorer
+//! with its pure logic in `endgame.ts`, analysis, games) on chessground, the PGN browser's state
+//! and its pure transitions apart from its rendering (`pgn-state.ts`, `pgn-page.ts`), the opening
+//! explorer panel (`explorer.ts`) and the games page (`games-page.ts`) with their shared widgets
+//! (`db-view.ts`) and pure logic (`db-query.ts`), `types.ts` (the API's JSON, checked against the
+//! real answers by `tests/types_ts.rs`) and `store.ts` (the last PGN, kept in IndexedDB);
+//! `web/tests/unit/` the unit tests of the pure modules (`npm run unit`: esbuild, then `node
+//! --test`), `web/tests/` the Playwright browser tests.
 
 pub mod analyse;
 mod api_error;

@@ -202,7 +202,7 @@ async fn ticks_over(span: Duration) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stockfish_analyses_and_is_idle_once_the_client_goes() {
     if !std::path::Path::new(STOCKFISH).exists() {
-        eprintln!("skipped: {STOCKFISH} is not installed (scripts/test.sh installs it)");
+        eprintln!("skipped: {STOCKFISH} is not installed (scripts/test.sh --install installs it)");
         return;
     }
     let (app, live) = app_with_engine(EngineSpec::Uci(UciSpec::new(STOCKFISH))).await;

@@ -368,7 +368,7 @@ async fn pgn_damaged_game_carries_its_error_and_the_others_load() {
 #[tokio::test]
 async fn pgn_reads_files_of_testdata() {
     // Game counts and mainline plies from python-chess (testdata/pgn_reference.tsv, written by
-    // scripts/gen_pgn_reference.py).
+    // testdata/gen_pgn_reference.py).
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/pgn/");
     for (file, games, first_plies) in [
         ("lichess_db_1000k.pgn", 80, 42),

@@ -1,7 +1,7 @@
 //! The two headline figures of the performance goal: the tabla/shakmaty perft speed ratio for
 //! the start position at depth 6 without bulk counting, and for Kiwipete at depth 5 with it.
 //!
-//! `cargo bench -p tabla --bench ratio -- --runs 5` (or `scripts/bench_ratio.sh`). The two
+//! `cargo bench -p tabla --bench ratio -- --runs 5` (or `scripts/bench/bench_ratio.sh`). The two
 //! libraries run alternately in one process, `--runs` times each (at least 3); every run's node
 //! count is checked against the published figure. The ratio is shakmaty's median time over
 //! tabla's, so above 1 means tabla is faster.

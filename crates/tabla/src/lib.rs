@@ -25,6 +25,40 @@
 //! Positions are built only through validation ([`Position::from_fen`], [`Position::from_setup`]),
 //! so the move generator never meets an impossible setup; [`Validation::Lenient`] accepts
 //! unreachable but playable ones.
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `square.rs` | `File`, `Rank`, `Square` (a1 = 0 … h8 = 63) and the conversions to and from the 0x88 index |
+//! | `color.rs`, `role.rs` | `Color`; `Role` and `Piece`, whose one-byte code `role * 2 + colour` (White even, Black odd, 0 empty) fills the board |
+//! | `board.rs` | `Board`: the 128-cell 0x88 array of piece codes, the source of truth for placement |
+//! | `bitboard.rs` | `Bitboard`: a 64-bit square set, the derived index move generation works on |
+//! | `attacks.rs` | attack tables built once by stepping on the 0x88 board; magic lookups for sliders |
+//! | `castling.rs` | `CastlingRights` as the squares of the rooks that may castle; `CastlingSide` |
+//! | `moves.rs` | `Move`, the packed 32-bit move, and `MoveKind` |
+//! | `position.rs` | `Position`: board plus derived state; `play` (checked: `IllegalMoveError`), `play_unchecked` (hot paths), `make`/`unmake`, `undo`, `play_null`; attack queries |
+//! | `movegen.rs` | legal move generation (check evasions, pins, en passant, castling, Chess960); `MoveList` |
+//! | `fen.rs` | `Setup` (a parsed, unvalidated FEN), `ParseFenError` |
+//! | `fen_write.rs` | the one FEN writer: `write_fen` into a caller's buffer without allocating, `to_fen`, `fen_with` and `EnPassantMode` on top |
+//! | `validate.rs` | `Setup` → `Position`: `Validation`, `PositionProblem`, `PositionError`, `FenError` |
+//! | `status.rs` | `GameStatus`, `GameEnd`: mate, stalemate, insufficient material, move-count rules, repetition |
+//! | `check.rs` | `gives_check`: whether a move checks, known before it is made |
+//! | `zobrist/` | Zobrist hashing with Polyglot's key table (`polyglot_keys.rs`), so keys match other tools; `wide.rs`: `wide_key`, a 128-bit key of the position (legal en passant, castling rooks, no clocks) for large collections, where 64 bits would collide |
+//! | `san.rs` | SAN output (minimal disambiguation over legal moves) and input, `SanMode` strict/lenient, `SanError` |
+//! | `long.rs` | the long algebraic form (`e2-e4`, `Ng8-f6`, `O-O`, `e7-e8=Q`) and its parser |
+//! | `uci.rs` | UCI move notation (`e2e4`, `e7e8q`, castling `e1g1`; `write_uci` without allocating), `UciMoveError` |
+//! | `variation.rs` | `variation_san`: a line of moves as numbered SAN (`1. e4 e5 2. Nf3`, `3... Nf6`), used by the endgame, engine and web crates |
+//! | `diagram.rs` | the `+-+-+` text diagram and a Unicode board |
+//! | `svg.rs` | SVG diagrams: coordinates, last move, check, arrows and marks |
+//! | `perft.rs` | `perft`, `perft_bulk`, `divide` |
+//! | `perft_suite.rs` | reading perft suite files (`FEN ;D1 n ...` lines and `id`/`epd`/`perft` blocks), with line-numbered errors |
+//!
+//! Tests beside the code for small things; `crates/tabla/tests/` holds the data-driven suites
+//! (perft suites from `testdata/perft`, python-chess SAN and Polyglot references, FEN errors, round
+//! trips, property tests); `crates/tabla/benches/` compares against shakmaty in the same run.
 
 pub mod attacks;
 mod bitboard;

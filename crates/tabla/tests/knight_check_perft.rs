@@ -2,9 +2,9 @@
 //! knight; only Kb1 and cxb3), a classic 0x88 move-generator test (docs/background.md).
 //!
 //! Its published perft figures are 2, 31, 58, 758, 2669 at depths 1 to 5. Counted independently
-//! with python-chess (`python3 scripts/knight_check_perft.py`): 2, 31, 58, 758, 2669, 37250 at
-//! depths 1 to 6. So none of the published figures is wrong; depth 6 is our addition, from the same
-//! script.
+//! with python-chess (a plain recursive perft over `Board.legal_moves`): 2, 31, 58, 758, 2669,
+//! 37250 at depths 1 to 6. So none of the published figures is wrong; depth 6 is our addition,
+//! counted the same way.
 
 use tabla::Position;
 
@@ -27,7 +27,7 @@ fn perft_matches_python_chess() {
 
 #[test]
 fn divide_matches_python_chess() {
-    // scripts/knight_check_perft.py: Kb1 2115, cxb3 554 at depth 5.
+    // python-chess's divide: Kb1 2115, cxb3 554 at depth 5.
     let mut pos = Position::from_fen(FEN).expect("legal");
     let mut divide: Vec<(String, u64)> = pos
         .divide(5, false)

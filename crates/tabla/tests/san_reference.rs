@@ -1,7 +1,8 @@
 //! python-chess as an oracle: `tests/data/san_reference.txt` (written by
-//! `scripts/gen_san_reference.py`) holds, for the suite positions, hand-picked endings and positions
-//! along random games from them, python-chess's FEN, legal-move count, checkmate / stalemate /
-//! insufficient-material flags and the SAN of every legal move. Ours must agree on all of them.
+//! `crates/tabla/tests/data/gen_san_reference.py`) holds, for the suite positions, hand-picked
+//! endings and positions along random games from them, python-chess's FEN, legal-move count,
+//! checkmate / stalemate / insufficient-material flags and the SAN of every legal move. Ours must
+//! agree on all of them.
 
 mod common;
 

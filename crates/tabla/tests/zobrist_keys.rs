@@ -1,7 +1,7 @@
-//! Zobrist keys and make/unmake: the Polyglot book format's published keys, python-chess's
-//! Polyglot keys along random games (`tests/data/polyglot_reference.txt`, written by
-//! `scripts/gen_polyglot_reference.py`), and property tests that the incremental key always equals
-//! the recomputed one and that `undo` restores the exact position.
+//! Zobrist keys and make/unmake: the Polyglot book format's published keys, python-chess's Polyglot
+//! keys along random games (`tests/data/polyglot_reference.txt`, written by
+//! `crates/tabla/tests/data/gen_polyglot_reference.py`), and property tests that the incremental
+//! key always equals the recomputed one and that `undo` restores the exact position.
 
 mod common;
 

@@ -257,7 +257,7 @@ pub fn pzstd(args: &[&str]) {
         .unwrap_or_else(|e| {
             panic!(
                 "pzstd not found ({e}): install Debian's `zstd` package (apt-get install zstd), \
-             which scripts/test.sh does"
+             which scripts/test.sh --install does"
             )
         });
     assert!(status.success(), "pzstd {args:?} failed");
@@ -271,7 +271,7 @@ pub fn zstd(args: &[&str]) {
         .unwrap_or_else(|e| {
             panic!(
                 "zstd not found ({e}): install Debian's `zstd` package (apt-get install zstd), \
-             which scripts/test.sh does"
+             which scripts/test.sh --install does"
             )
         });
     assert!(status.success(), "zstd {args:?} failed");

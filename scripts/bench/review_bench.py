@@ -1,0 +1,597 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The review-quality benchmark of issue 39: how well `tabla review` with tabla's own engine
+marks real games, against a Stockfish review of the same games at lichess's budget.
+
+What it measures (`compare`), each candidate review against the reference review, moves
+matched by (game index, ply):
+
+- false alarms: of the candidate's Mistakes and Blunders, the share the reference marks at
+  least an Inaccuracy (goal >= 0.85; Stockfish at 100k nodes: 0.89);
+- missed blunders: of the reference's Blunders, the share the candidate marks a Mistake or a
+  Blunder (goal >= 0.9; Stockfish at 100k nodes: 1.00);
+- the mean absolute difference of the per-side accuracies, over games and sides (goal <= 2.0;
+  Stockfish at 100k nodes: 1.0).
+
+The games: 200 real lichess games of ../shared/data/pgn/lichess_db_1000k.pgn (from the
+repository's root), none of testdata/review/lichess-evals.pgn (compared by the Site tag), each
+of 10 plies or more; chosen deterministically (the games ordered by the SHA-256 of their Site
+tag and index in the file, the first 200 taken, kept in file order), mainline only, comments
+stripped.
+
+The reference: Stockfish at 1,500,000 nodes a position (Threads=1, Hash=64, a fresh search
+for each position: `ucinewgame` first), every distinct position (by EPD) before each mainline
+move and the final one, unless the game ended in mate or stalemate there. Each result is a
+JSON line of `reference.jsonl`, `{"epd", "cp" | "mate", "best", "nodes", "limit"}`, the score
+from WHITE's point of view (centipawns, or moves to mate, negative when Black mates), read as
+`tabla review --engine` reads it (the last exact score, not a last unfinished iteration's bound;
+`"bound"` when there was only a bound), `best` the first move of that score's line in UCI, `nodes` those
+searched, `limit` the node budget; a line is flushed and synced as soon as its search ends, so
+a restart (even after kill -9) skips the positions done; one searching run at a time
+(reference.lock). Once all are done, `reference.pgn` holds the games with `[%eval]` comments
+as lichess exports them (White's view, pawns with 2 decimals, `#N`), the start position's
+evaluation in a comment before the first move (tabla's `--from-evals` reads it there; without
+it the start position would count as 15 centipawns), and the reference marks are those of
+`tabla review --from-evals --json reference.pgn`.
+
+One correction: tabla's engine review, as lichess, does not mark a move that is the engine's
+own choice (the evaluations around it then differ by the engine's noise, not by the move);
+`--from-evals` cannot know the engine's choices, so `compare` unmarks a reference move that is
+the reference engine's `best` in the position before it (`--no-best-rule` to keep the marks of
+`--from-evals` as they are). Accuracies do not depend on marks.
+
+A candidate: `tabla review --json games200.pgn <args> --out NAME.jsonl`, its wall time and
+summary line in NAME.meta.json.
+
+Usage (all files in --dir, default /work/bench/review; every step resumable):
+
+    python3 scripts/bench/review_bench.py games                      # games200.pgn
+    setsid nohup nice -n 19 python3 scripts/bench/review_bench.py reference --workers 1 \\
+        > /work/bench/review/reference.log 2>&1 < /dev/null &  # hours; rerun to resume
+    # (setsid: a session, so an autogroup, of its own, which the script sets to nice 19)
+    python3 scripts/bench/review_bench.py reference --finish   # reference.pgn (automatic at the end)
+    python3 scripts/bench/review_bench.py candidate tabla-300k -- --nodes 300000 --engines 2
+    python3 scripts/bench/review_bench.py candidate sf-100k -- --engine /usr/games/stockfish \\
+        --engine-option Hash=64 --nodes 100000 --engines 2
+    python3 scripts/bench/review_bench.py compare sf-100k tabla-300k
+
+A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
+`--dir /tmp/rb reference --nodes 20000`, a candidate and `compare`.
+"""
+
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT.parent / "shared" / "data" / "pgn" / "lichess_db_1000k.pgn"
+TESTDATA = ROOT / "testdata" / "review" / "lichess-evals.pgn"
+# The tabla binary: --tabla, else $TABLA_BIN, else the release build.
+TABLA = os.environ.get("TABLA_BIN", str(ROOT / "target" / "release" / "tabla"))
+STOCKFISH = "/usr/games/stockfish"
+DEFAULT_DIR = "/work/bench/review"
+GAMES = "games200.pgn"
+REFERENCE = "reference.jsonl"
+REFERENCE_PGN = "reference.pgn"
+REFERENCE_REVIEW = "reference-review.jsonl"
+REFERENCE_NODES = 1_500_000
+MIN_PLIES = 10
+
+
+def read_games(path):
+    """Every game of a PGN file, with python-chess."""
+    games = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                return games
+            games.append(game)
+
+
+def clean_game(game):
+    """The game's tags and mainline moves, nothing else."""
+    out = chess.pgn.Game()
+    out.headers.clear()
+    for name, value in game.headers.items():
+        out.headers[name] = value
+    node = out
+    for move in game.mainline_moves():
+        node = node.add_main_variation(move)
+    return out
+
+
+def pgn_text(game):
+    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
+    return game.accept(exporter)
+
+
+def write_atomic(path, text):
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# games
+
+
+def cmd_games(args, work):
+    out_path = work / GAMES
+    excluded = {g.headers.get("Site") for g in read_games(TESTDATA)}
+    candidates = []
+    skipped = {"in testdata": 0, "short": 0, "damaged": 0, "variant": 0}
+    for index, game in enumerate(read_games(args.source)):
+        site = game.headers.get("Site", "")
+        if site in excluded:
+            skipped["in testdata"] += 1
+        elif game.errors:
+            skipped["damaged"] += 1
+        elif game.headers.get("Variant", "Standard").lower() not in ("standard", "chess"):
+            skipped["variant"] += 1
+        elif sum(1 for _ in game.mainline_moves()) < MIN_PLIES:
+            skipped["short"] += 1
+        else:
+            key = hashlib.sha256(f"{site}#{index}".encode()).hexdigest()
+            candidates.append((key, index, game))
+    if len(candidates) < args.count:
+        sys.exit(f"only {len(candidates)} games qualify, {args.count} wanted")
+    chosen = sorted(sorted(candidates, key=lambda c: c[0])[: args.count], key=lambda c: c[1])
+    games = [clean_game(g) for _, _, g in chosen]
+    text = "".join(pgn_text(g) + "\n\n" for g in games)
+    if out_path.exists() and out_path.read_text(encoding="utf-8") != text:
+        if not args.force:
+            sys.exit(f"{out_path} exists and differs (--force to overwrite; the reference "
+                     "and candidates would no longer match)")
+    write_atomic(out_path, text)
+    plies = sum(len(list(g.mainline_moves())) for g in games)
+    print(f"{len(candidates)} games qualify of the source's; skipped: {skipped}")
+    print(f"{out_path}: {len(games)} games, {plies} plies")
+
+
+def load_games(work):
+    path = work / GAMES
+    if not path.exists():
+        sys.exit(f"{path} missing: run `games` first")
+    return read_games(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# reference
+
+
+def terminal(board):
+    """A final position with nothing to search: mate or stalemate."""
+    return board.is_checkmate() or board.is_stalemate()
+
+
+def positions_to_search(games):
+    """The distinct positions (EPD -> FEN) the reference needs, in game order."""
+    wanted = {}
+    for game in games:
+        board = game.board()
+        for move in game.mainline_moves():
+            wanted.setdefault(board.epd(), board.fen())
+            board.push(move)
+        if not terminal(board):
+            wanted.setdefault(board.epd(), board.fen())
+    return wanted
+
+
+def load_reference(path, repair=False):
+    """The done positions of reference.jsonl. A torn last line (kill -9 in the middle of a
+    write) is passed over, and with `repair` (the searching run, holding the lock) cut off."""
+    done = {}
+    if not path.exists():
+        return done
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end < len(data) and repair:
+        with open(path, "r+b") as f:
+            f.truncate(end)
+        print(f"cut a torn last line of {path} ({len(data) - end} bytes)", flush=True)
+    for line in data[:end].decode("utf-8").splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            done[entry["epd"]] = entry
+    return done
+
+
+def lock_reference(work):
+    """The searching run's lock (reference.lock): one at a time; None when another holds it."""
+    handle = open(work / "reference.lock", "a")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        return None
+    return handle
+
+
+def white_score(info, board):
+    score = info["score"].white()
+    if score.is_mate():
+        return {"mate": score.mate()}
+    return {"cp": score.score()}
+
+
+def lower_priority():
+    """Idle CPU only: nice 19, and the autogroup's nice 19 when this process leads its own
+    session (started with `setsid`), so as not to lower the caller's shell."""
+    try:
+        os.nice(19 - os.nice(0))
+    except OSError:
+        pass
+    if os.getsid(0) == os.getpid():
+        try:
+            Path("/proc/self/autogroup").write_text("19\n")
+        except OSError:
+            pass
+
+
+def open_engine(path):
+    engine = chess.engine.SimpleEngine.popen_uci(path)
+    # As `tabla review --engine`: Threads=1, Hash=64 (its --engine-option), and not python-chess's
+    # UCI_AnalyseMode=true.
+    options = {"Threads": 1, "Hash": 64}
+    if "UCI_AnalyseMode" in engine.options:
+        options["UCI_AnalyseMode"] = False
+    engine.configure(options)
+    return engine
+
+
+def search(engine, fen, nodes):
+    """One fresh search, read as tabla reads a UCI engine: the score of the last report with an
+    exact score (Stockfish stopped by its node budget last reports the unfinished iteration's
+    bound), the last bound only when no exact score came; `best` the first move of that line
+    (the engine's `bestmove` when it has none); the
+    largest node count reported."""
+    board = chess.Board(fen)
+    kept, kept_exact, most_nodes = None, False, None
+    # A new `game` object each time: python-chess sends `ucinewgame` (hash cleared).
+    with engine.analysis(board, chess.engine.Limit(nodes=nodes), game=object()) as analysis:
+        for info in analysis:
+            if "nodes" in info:
+                most_nodes = max(most_nodes or 0, info["nodes"])
+            if info.get("multipv", 1) != 1 or "score" not in info:
+                continue
+            exact = not (info.get("lowerbound") or info.get("upperbound"))
+            if exact or not kept_exact:
+                kept, kept_exact = info, exact
+        best = analysis.wait()
+    if kept is None:
+        raise chess.engine.EngineError(f"no score for {fen}")
+    entry = white_score(kept, board)
+    if not kept_exact:
+        entry["bound"] = "lower" if kept.get("lowerbound") else "upper"
+    # The first move of the line the score comes from, as tabla review takes the engine's
+    # choice (`bestmove` can come from an iteration the node budget cut short).
+    move = (kept.get("pv") or [None])[0] or best.move
+    entry["best"] = move.uci() if move else None
+    entry["nodes"] = most_nodes
+    entry["limit"] = nodes
+    return entry
+
+
+def reference_worker(fens, results, args, stop):
+    engine = None
+    try:
+        engine = open_engine(args.engine)
+        while not stop.is_set():
+            try:
+                epd, fen = fens.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                entry = search(engine, fen, args.nodes)
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
+                # Once more with a new engine; a second failure stops the run.
+                print(f"engine failed on {fen} ({error!r}); retrying once", flush=True)
+                try:
+                    engine.close()
+                except Exception:
+                    pass
+                engine = open_engine(args.engine)
+                entry = search(engine, fen, args.nodes)
+            results.put({"epd": epd, **entry})
+    except Exception as error:  # reported by the main thread
+        results.put(error)
+    finally:
+        if engine is not None:
+            try:
+                engine.quit()
+            except Exception:
+                pass
+        results.put(None)
+
+
+def cmd_reference(args, work):
+    if args.idle:
+        lower_priority()
+    games = load_games(work)
+    path = work / REFERENCE
+    lock = None if args.finish else lock_reference(work)
+    if lock is None and not args.finish:
+        sys.exit(f"another `reference` run holds {work / 'reference.lock'}; `reference "
+                 "--finish` only reads")
+    done = load_reference(path, repair=lock is not None)
+    limits = {e.get("limit") for e in done.values()}
+    if limits and limits != {args.nodes}:
+        sys.exit(f"{path} was made with node budgets {sorted(limits)}, not {args.nodes}")
+    wanted = positions_to_search(games)
+    todo = [(epd, fen) for epd, fen in wanted.items() if epd not in done]
+    print(f"{len(wanted)} distinct positions, {len(wanted) - len(todo)} done, {len(todo)} to "
+          f"search at {args.nodes} nodes with {args.workers} engine(s)", flush=True)
+    if todo and not args.finish:
+        fens = queue.Queue()
+        for item in todo:
+            fens.put(item)
+        results = queue.Queue()
+        stop = threading.Event()
+        workers = [threading.Thread(target=reference_worker, args=(fens, results, args, stop),
+                                    daemon=True) for _ in range(min(args.workers, len(todo)))]
+        for w in workers:
+            w.start()
+        start, count, running = time.monotonic(), 0, len(workers)
+        with open(path, "a", encoding="utf-8") as out:
+            while running:
+                entry = results.get()
+                if entry is None:
+                    running -= 1
+                    continue
+                if isinstance(entry, Exception):
+                    stop.set()
+                    sys.exit(f"engine failed: {entry!r} (rerun to resume)")
+                out.write(json.dumps(entry, separators=(",", ":")) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+                count += 1
+                if count % args.report == 0 or count == len(todo):
+                    elapsed = time.monotonic() - start
+                    rate = count / elapsed
+                    left = (len(todo) - count) / rate / 3600
+                    print(f"{time.strftime('%H:%M:%S')} {len(wanted) - len(todo) + count}/"
+                          f"{len(wanted)} positions, {elapsed / count:.2f} s a position this run,"
+                          f" about {left:.2f} h left", flush=True)
+        done = load_reference(path, repair=True)
+    missing = [epd for epd in wanted if epd not in done]
+    if missing:
+        print(f"{len(missing)} positions still to search; no {REFERENCE_PGN} yet", flush=True)
+        return
+    write_reference_pgn(games, done, work / REFERENCE_PGN)
+    review = run_from_evals(work)
+    print(f"{work / REFERENCE_PGN} written; reference review {review}", flush=True)
+
+
+def eval_comment(entry):
+    if "mate" in entry and entry["mate"] is not None:
+        return f"[%eval #{entry['mate']}]"
+    return f"[%eval {entry['cp'] / 100:.2f}]"
+
+
+def write_reference_pgn(games, done, path):
+    texts = []
+    for game in games:
+        out = clean_game(game)
+        board = out.board()
+        # The start position's evaluation, before the first move (tabla reads it there).
+        out.comment = eval_comment(done[board.epd()])
+        node = out
+        while node.variations:
+            node = node.variation(0)
+            board = node.board()
+            if board.is_checkmate():
+                node.comment = ""  # as lichess: nothing after a mate
+            elif board.is_stalemate():
+                node.comment = "[%eval 0.00]"
+            else:
+                node.comment = eval_comment(done[board.epd()])
+        texts.append(pgn_text(out) + "\n\n")
+    write_atomic(path, "".join(texts))
+
+
+def run_from_evals(work):
+    """`tabla review --from-evals --json reference.pgn` into reference-review.jsonl."""
+    out = work / REFERENCE_REVIEW
+    proc = subprocess.run([TABLA, "review", "--from-evals", "--json", str(work / REFERENCE_PGN),
+                           "--out", str(out)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"tabla review --from-evals failed ({proc.returncode}): {proc.stderr}")
+    return (proc.stdout + proc.stderr).strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# candidate
+
+
+def cmd_candidate(args, work):
+    games = work / GAMES
+    if not games.exists():
+        sys.exit(f"{games} missing: run `games` first")
+    out = work / f"{args.name}.jsonl"
+    meta_path = work / f"{args.name}.meta.json"
+    if meta_path.exists() and out.exists() and not args.force:
+        meta = json.loads(meta_path.read_text())
+        print(f"{args.name} done already (--force to run again): {meta['wall_seconds']} s; "
+              f"{meta['summary']}")
+        return
+    extra = [a for a in args.tabla_args if a != "--"]
+    command = [TABLA, "review", "--json", str(games), *extra, "--out", str(out)]
+    print("running:", " ".join(command), flush=True)
+    start = time.monotonic()
+    proc = subprocess.run(command, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    summary = (proc.stdout + proc.stderr).strip()
+    if proc.returncode != 0:
+        sys.exit(f"tabla review failed ({proc.returncode}) after {wall:.1f} s: {summary}")
+    meta = {"name": args.name, "args": extra, "command": command, "wall_seconds": round(wall, 1),
+            "summary": summary, "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
+    write_atomic(meta_path, json.dumps(meta, indent=1) + "\n")
+    print(f"{args.name}: {wall:.1f} s; {summary}")
+
+
+# ---------------------------------------------------------------------------------------------
+# compare
+
+SEVERITY = {None: 0, "Inaccuracy": 1, "Mistake": 2, "Blunder": 3}
+
+
+def read_reviews(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def reference_reviews(work, best_rule):
+    """The reference's reviews, each move's judgement; with `best_rule`, a move that was the
+    reference engine's choice is unmarked (as tabla's engine review and lichess do)."""
+    if not (work / REFERENCE_PGN).exists():
+        sys.exit(f"{work / REFERENCE_PGN} missing: the reference is not finished")
+    if not (work / REFERENCE_REVIEW).exists() or (
+            (work / REFERENCE_REVIEW).stat().st_mtime < (work / REFERENCE_PGN).stat().st_mtime):
+        run_from_evals(work)
+    reviews = read_reviews(work / REFERENCE_REVIEW)
+    unmarked = 0
+    if best_rule:
+        done = load_reference(work / REFERENCE)
+        for game, review in zip(load_games(work), reviews):
+            board = game.board()
+            befores = {}
+            for ply, move in enumerate(game.mainline_moves(), 1):
+                befores[ply] = (board.epd(), move.uci())
+                board.push(move)
+            for m in review.get("moves") or []:
+                epd, played = befores[m["ply"]]
+                if m.get("judgement") and done.get(epd, {}).get("best") == played:
+                    m["judgement"] = None
+                    unmarked += 1
+    return reviews, unmarked
+
+
+def compare_one(reference, candidate):
+    confirmed = alarms = caught = ref_blunders = 0
+    diffs, games, skipped = [], 0, 0
+    for ref, cand in zip(reference, candidate):
+        if ref.get("error") or cand.get("error"):
+            skipped += 1
+            continue
+        games += 1
+        ref_moves = {m["ply"]: m for m in ref["moves"]}
+        for m in cand["moves"]:
+            r = ref_moves.get(m["ply"])
+            if r is None or r["uci"] != m["uci"]:
+                sys.exit(f"moves do not match at ply {m['ply']}: {r} / {m}")
+            cand_sev, ref_sev = SEVERITY[m.get("judgement")], SEVERITY[r.get("judgement")]
+            if cand_sev >= 2:
+                alarms += 1
+                confirmed += ref_sev >= 1
+            if ref_sev == 3:
+                ref_blunders += 1
+                caught += cand_sev >= 2
+        for side in ("white", "black"):
+            a, b = ref[side].get("accuracy"), cand[side].get("accuracy")
+            if a is not None and b is not None:
+                diffs.append(abs(a - b))
+    return {
+        "games": games, "skipped": skipped,
+        "false_alarms": confirmed / alarms if alarms else None, "alarms": alarms,
+        "missed_blunders": caught / ref_blunders if ref_blunders else None,
+        "ref_blunders": ref_blunders,
+        "accuracy_mad": sum(diffs) / len(diffs) if diffs else None, "sides": len(diffs),
+    }
+
+
+def fmt(value, digits=2):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def cmd_compare(args, work):
+    reference, unmarked = reference_reviews(work, not args.no_best_rule)
+    rows = []
+    for name in args.names:
+        path = work / f"{name}.jsonl"
+        if not path.exists():
+            sys.exit(f"{path} missing: run `candidate {name} -- ...` first")
+        candidate = read_reviews(path)
+        if len(candidate) != len(reference):
+            sys.exit(f"{name}: {len(candidate)} games, the reference {len(reference)}")
+        meta_path = work / f"{name}.meta.json"
+        wall = json.loads(meta_path.read_text())["wall_seconds"] if meta_path.exists() else None
+        rows.append((name, wall, compare_one(reference, candidate)))
+    print(f"Reference: Stockfish, {REFERENCE}, {len(reference)} games; "
+          + (f"{unmarked} reference marks of the engine's own choice dropped"
+             if not args.no_best_rule else "marks of --from-evals as they are"))
+    print()
+    print("| candidate | wall s | false alarms: M+B the ref marks (>= 0.85) | "
+          "missed blunders: ref B marked M/B (>= 0.9) | accuracy MAD (<= 2.0) | "
+          "cand M+B | ref B | games |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, wall, r in rows:
+        games = f"{r['games']}" + (f" ({r['skipped']} skipped)" if r["skipped"] else "")
+        print(f"| {name} | {fmt(wall, 0)} | {fmt(r['false_alarms'])} | "
+              f"{fmt(r['missed_blunders'])} | {fmt(r['accuracy_mad'])} | {r['alarms']} | "
+              f"{r['ref_blunders']} | {games} |")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", default=DEFAULT_DIR, help=f"work directory ({DEFAULT_DIR})")
+    parser.add_argument("--tabla", default=None,
+                        help="the tabla binary ($TABLA_BIN, else target/release/tabla)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("games", help=f"choose the games: {GAMES}")
+    p.add_argument("--source", default=str(SOURCE))
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--force", action="store_true", help="overwrite a different games file")
+
+    p = sub.add_parser("reference", help=f"Stockfish's evaluations: {REFERENCE}, {REFERENCE_PGN}")
+    p.add_argument("--workers", type=int, default=1, help="engines at once (1)")
+    p.add_argument("--nodes", type=int, default=REFERENCE_NODES,
+                   help=f"nodes a position ({REFERENCE_NODES})")
+    p.add_argument("--engine", default=STOCKFISH)
+    p.add_argument("--finish", action="store_true",
+                   help=f"search nothing, write {REFERENCE_PGN} if all positions are done")
+    p.add_argument("--report", type=int, default=10, help="progress line every N positions")
+    p.add_argument("--no-idle", dest="idle", action="store_false",
+                   help="keep the priority (by default nice 19, and the autogroup's when the "
+                        "process leads its session)")
+
+    p = sub.add_parser("candidate", help="a tabla review of the games: NAME.jsonl")
+    p.add_argument("name")
+    p.add_argument("tabla_args", nargs=argparse.REMAINDER,
+                   help="after --: arguments of tabla review")
+    p.add_argument("--force", action="store_true", help="run again")
+
+    p = sub.add_parser("compare", help="the metrics of candidates against the reference")
+    p.add_argument("names", nargs="+")
+    p.add_argument("--no-best-rule", action="store_true",
+                   help="keep reference marks on the reference engine's own choices")
+
+    args = parser.parse_args()
+    if args.tabla:
+        global TABLA
+        TABLA = args.tabla
+    work = Path(args.dir)
+    work.mkdir(parents=True, exist_ok=True)
+    {"games": cmd_games, "reference": cmd_reference, "candidate": cmd_candidate,
+     "compare": cmd_compare}[args.command](args, work)
+
+
+if __name__ == "__main__":
+    main()
