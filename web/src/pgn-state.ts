@@ -1,8 +1,8 @@
 // The PGN browser's state and its pure transitions: the PGN loaded (its index, or one game of the
 // game database), the game open, the position shown (in the game, or moves past it played from
 // the explorer), the notation, the engine's suggestion; and what the page derives from them (the
-// game list and its filter, the move list's layout, the URL). No DOM here: pgn-page.ts
-// renders what this holds, and tests/unit/pgn-state.test.ts checks it under Node.
+// game list and its filter, the move list's layout, the URL). No DOM here: pgn-page.ts and its
+// panels render what this holds, and tests/unit/pgn-state.test.ts checks it under Node.
 
 import { type MoveNode, type Tree, buildTree, lineEnd, moveNumber } from './pgn-tree';
 import type { PgnGameWithText, PgnIndex, PgnIndexGame } from './types';

@@ -1,6 +1,7 @@
 // Browser tests: headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core,
 // against the real server on loopback: `tabla serve --port 0` (scripts/test.sh builds it and
-// runs these; or set TABLA_SERVE to another command line, such as "target/release/tabla serve").
+// runs these; or set TABLA_SERVE to another command line, such as "target/release/tabla serve"),
+// started by harness.mjs.
 //
 // Expected FENs come from python-chess; endgame values are hand-checked mates and the server's
 // own JSON answer for the same position (the page must show what the API says). The endgame
@@ -9,17 +10,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
-const serveCommand = process.env.TABLA_SERVE ?? `${join(repo, 'target/debug/tabla')} serve --port 0`;
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+import { join } from 'node:path';
+import { launchBrowser, newPage as harnessPage, run, startServer } from './harness.mjs';
 
 let server;
 let base;
@@ -28,62 +22,29 @@ let tables;
 
 /** Builds the endgame tables the explorer's tests read, with the binary of TABLA_SERVE. */
 function buildTables() {
-  const [tabla] = serveCommand.split(' ').filter(Boolean);
   const dir = mkdtempSync(join(tmpdir(), 'tabla-web-tb-'));
-  const r = spawnSync(tabla, ['tb', 'build', 'KRvK', '--dir', dir], { cwd: repo, encoding: 'utf8' });
-  if (r.error) throw new Error(`cannot run ${tabla}: ${r.error.message}`);
-  assert.equal(r.status, 0, `tabla tb build KRvK:\n${r.stderr}`);
+  run(['tb', 'build', 'KRvK', '--dir', dir]);
   return dir;
-}
-
-/** Starts the server on a free port and reads its address from stderr. */
-function startServer() {
-  const [cmd, ...args] = serveCommand.split(' ').filter(Boolean);
-  const dir = join(tmpdir(), 'tabla-web-browser-tests');
-  mkdirSync(dir, { recursive: true });
-  const child = spawn(cmd, [...args, '--tb-dir', tables], {
-    cwd: repo,
-    env: { ...process.env, TABLA_ENDGAME_DIR: dir },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolveStart, reject) => {
-    let log = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 120_000);
-    child.on('error', (e) => reject(new Error(`cannot run ${cmd}: ${e.message}`)));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
-    child.stderr.on('data', (chunk) => {
-      log += chunk;
-      const m = log.match(/listening on (http:\/\/[^\s/]+)\//);
-      if (m) {
-        clearTimeout(timer);
-        resolveStart({ child, url: m[1] });
-      }
-    });
-  });
 }
 
 before(async () => {
   tables = buildTables();
-  const started = await startServer();
-  server = started.child;
-  base = started.url;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  // The endgame folder these tests have always given the server, kept between runs.
+  const endgameDir = join(tmpdir(), 'tabla-web-browser-tests');
+  mkdirSync(endgameDir, { recursive: true });
+  server = await startServer(['--tb-dir', tables], { TABLA_ENDGAME_DIR: endgameDir });
+  base = server.url;
+  browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  server?.kill();
+  server?.child.kill();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
   if (tables) rmSync(tables, { recursive: true, force: true });
 });
 
-async function newPage(width = 1280, height = 900) {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
-  return page;
-}
+const newPage = (width = 1280, height = 900) => harnessPage(browser, width, height);
 
 const fen = (page) => page.locator('#fen').textContent();
 

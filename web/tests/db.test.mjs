@@ -1,25 +1,18 @@
 // Browser tests of the game database (`tabla serve --db`): headless Chromium driven by
 // playwright-core against the real server, after the real binary imported testdata's lichess
-// games (`tabla db import`). The binary is the first word of TABLA_SERVE, as browser.test.mjs
-// runs it (scripts/test.sh sets it; default target/debug/tabla).
+// games (`tabla db import`). The binary, server and browser are harness.mjs's, as for
+// browser.test.mjs (scripts/test.sh sets TABLA_SERVE; default target/debug/tabla).
 //
 // What the pages show is checked against the server's JSON for the same question, and the
 // start position's counts against `tabla db explore --json` too.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { launchBrowser, newPage as harnessPage, repo, run, startServer } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../..');
-const serveCommand = process.env.TABLA_SERVE ?? `${join(repo, 'target/debug/tabla')} serve --port 0`;
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const [tabla] = serveCommand.split(' ').filter(Boolean);
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 let scratch;
@@ -28,64 +21,26 @@ let server;
 let base;
 let browser;
 
-/** Runs the tabla binary; its standard output. */
-function run(args) {
-  const r = spawnSync(tabla, args, { cwd: repo, encoding: 'utf8' });
-  if (r.error) throw new Error(`cannot run ${tabla}: ${r.error.message}`);
-  assert.equal(r.status, 0, `tabla ${args.join(' ')}:\n${r.stderr}`);
-  return r.stdout;
-}
-
-/** Starts `TABLA_SERVE --db DB` on a free port and reads its address from stderr. */
-function startServer() {
-  const [cmd, ...args] = serveCommand.split(' ').filter(Boolean);
-  const dir = join(tmpdir(), 'tabla-web-browser-tests');
-  mkdirSync(dir, { recursive: true });
-  const child = spawn(cmd, [...args, '--db', db], {
-    cwd: repo,
-    env: { ...process.env, TABLA_ENDGAME_DIR: dir },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolveStart, reject) => {
-    let log = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 120_000);
-    child.on('error', (e) => reject(new Error(`cannot run ${cmd}: ${e.message}`)));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
-    child.stderr.on('data', (chunk) => {
-      log += chunk;
-      const m = log.match(/listening on (http:\/\/[^\s/]+)\//);
-      if (m) {
-        clearTimeout(timer);
-        resolveStart({ child, url: m[1] });
-      }
-    });
-  });
-}
-
 before(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'tabla-web-db-test-'));
   db = join(scratch, 'db');
   run(['db', 'import', '--db', db, '--threads', '2', join(repo, 'testdata/pgn/lichess_db_1000k.pgn')]);
-  const started = await startServer();
-  server = started.child;
-  base = started.url;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  // The endgame folder these tests have always given the server, kept between runs.
+  const endgameDir = join(tmpdir(), 'tabla-web-browser-tests');
+  mkdirSync(endgameDir, { recursive: true });
+  server = await startServer(['--db', db], { TABLA_ENDGAME_DIR: endgameDir });
+  base = server.url;
+  browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  server?.kill();
+  server?.child.kill();
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-async function newPage(width = 1280, height = 1000) {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
-  return page;
-}
+const newPage = (width = 1280, height = 1000) => harnessPage(browser, width, height);
 
 async function apiJson(page, path) {
   const res = await page.request.get(`${base}${path}`);

@@ -21,7 +21,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{JoinHandle, Scope, ScopedJoinHandle};
 use std::time::Duration;
-use tabla::{Position, Validation};
+use tabla::Position;
+
+mod position;
+
+pub use position::{PositionCommandError, parse_position};
 
 /// The engine's name as `uci` reports it.
 pub const ENGINE_NAME: &str = concat!("tabla ", env!("CARGO_PKG_VERSION"));
@@ -305,7 +309,7 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
                 self.position = pos;
                 Ok(())
             }
-            Err(message) => self.say(&format!("info string {message}; position unchanged")),
+            Err(error) => self.say(&format!("info string {error}; position unchanged")),
         }
     }
 
@@ -382,56 +386,4 @@ fn clip(text: &str) -> String {
         s.push_str("...");
     }
     s
-}
-
-/// Reads `startpos [moves ...]` or `fen <FEN> [moves ...]`.
-///
-/// ```
-/// use tabla_engine::uci::parse_position;
-/// let pos = parse_position("startpos moves e2e4 e7e5 g1f3").unwrap();
-/// assert_eq!(pos.to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
-/// assert!(parse_position("startpos moves e2e5").is_err());
-/// assert!(parse_position("fen 8/8/8 w - - 0 1").is_err());
-/// ```
-pub fn parse_position(rest: &str) -> Result<Position, String> {
-    let mut words = rest.split_whitespace();
-    let mut pos = match words.next() {
-        Some("startpos") => Position::startpos(),
-        Some("fen") => {
-            let fen: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
-            let fen = fen.join(" ");
-            let pos = Position::from_fen_with(&fen, Validation::Lenient)
-                .map_err(|e| format!("position: bad FEN {:?}: {e}", clip(&fen)))?;
-            // `take_while` consumed "moves" already: what is left are the moves.
-            return play_moves(pos, words);
-        }
-        Some(other) => {
-            return Err(format!(
-                "position: expected `startpos` or `fen`, not {:?}",
-                clip(other)
-            ));
-        }
-        None => return Err("position: expected `startpos` or `fen`".to_string()),
-    };
-    match words.next() {
-        None => Ok(pos),
-        Some("moves") => {
-            pos = play_moves(pos, words)?;
-            Ok(pos)
-        }
-        Some(other) => Err(format!("position: expected `moves`, not {:?}", clip(other))),
-    }
-}
-
-fn play_moves<'a>(
-    mut pos: Position,
-    moves: impl Iterator<Item = &'a str>,
-) -> Result<Position, String> {
-    for (i, text) in moves.enumerate() {
-        match pos.parse_uci(text) {
-            Ok(mv) => pos.play_unchecked(mv),
-            Err(e) => return Err(format!("position: move {} ({}): {e}", i + 1, clip(text))),
-        }
-    }
-    Ok(pos)
 }
