@@ -2,7 +2,7 @@
 
 use super::clip;
 use std::fmt;
-use tabla::{FenError, Position, UciMoveError, Validation};
+use tabla::{FenError, Position, STARTPOS, UciMoveError, Validation};
 
 /// Why a `position` command was not read; the session keeps its position then.
 ///
@@ -94,7 +94,7 @@ impl std::error::Error for PositionCommandError {}
 pub fn parse_position(rest: &str) -> Result<Position, PositionCommandError> {
     let mut words = rest.split_whitespace();
     let pos = match words.next() {
-        Some("startpos") => Position::startpos(),
+        Some(STARTPOS) => Position::startpos(),
         Some("fen") => {
             let fen: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
             let fen = fen.join(" ");
@@ -127,8 +127,8 @@ fn play_moves<'a>(
     moves: impl Iterator<Item = &'a str>,
 ) -> Result<Position, PositionCommandError> {
     for (i, text) in moves.enumerate() {
-        match pos.parse_uci(text) {
-            Ok(mv) => pos.play_unchecked(mv),
+        match pos.push_uci(text) {
+            Ok(_) => {}
             Err(error) => {
                 return Err(PositionCommandError::Move {
                     number: i + 1,
