@@ -9,8 +9,7 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabla_db::{
-    Database, EngineOptions, FilterText, Filters, Format, ImportOptions, Material, SearchQuery,
-    Target,
+    Database, EngineOptions, FilterText, Filters, Format, ImportOptions, SearchQuery, Target,
 };
 
 /// The `tabla db` subcommands.
@@ -424,7 +423,7 @@ fn search(args: SearchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     } else if let Some(moves) = args.moves {
         SearchQuery::Position(Target::Moves(moves))
     } else if let Some(m) = args.material {
-        SearchQuery::Material(Material::parse(&m, args.either_color)?)
+        SearchQuery::material(&m, args.either_color)?
     } else if let Some(p) = args.pattern {
         SearchQuery::Pattern(tabla_db::parse_pattern(&p)?)
     } else {

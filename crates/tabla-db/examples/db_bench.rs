@@ -25,9 +25,7 @@ use arrow_array::Array;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabla::Position;
-use tabla_db::{
-    Database, EngineOptions, Filters, Material, SearchQuery, Target, YearMonth, parse_pattern,
-};
+use tabla_db::{Database, EngineOptions, Filters, SearchQuery, Target, YearMonth, parse_pattern};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -186,7 +184,7 @@ fn search(db: &Database) -> Result<(), Box<dyn std::error::Error>> {
         ),
         (
             "material KRPvKR, either colour",
-            SearchQuery::Material(Material::parse("KRPvKR", true)?),
+            SearchQuery::material("KRPvKR", true)?,
         ),
         (
             "pattern wKg1,wRf1,bKg8",

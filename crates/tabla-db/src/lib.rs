@@ -114,5 +114,5 @@ pub use review_tables::{
     EVALS_DIR, FROM_EVALS, REVIEW_DIR, evals_table_schema, review_games_schema,
     review_moves_schema, rules_name,
 };
-pub use search::{Material, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
+pub use search::{Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
 pub use tables::{EXPLORER_SQL, counted_sql, explorer_schema, explorer_sql};

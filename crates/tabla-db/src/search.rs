@@ -8,7 +8,7 @@ use crate::values::{int_at, str_at, strings};
 use crate::{Database, DbError};
 use arrow_array::{Array, ListArray, RecordBatch, StringArray, StructArray};
 use serde::Serialize;
-use tabla::{Bitboard, Color, Piece, Position, Role, Square};
+use tabla::{Bitboard, Color, Material, Piece, Position, Role, Square};
 
 /// What to look for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,94 +16,35 @@ pub enum SearchQuery {
     /// This exact position (placement, side to move, castling rights, an en-passant square
     /// only when a capture there is legal), reached by any move order.
     Position(Target),
-    /// A material balance.
-    Material(Material),
+    /// A material balance ([`SearchQuery::material`] reads one).
+    Material {
+        /// The men of each side.
+        material: Material,
+        /// Also match the balance with the colours swapped.
+        either_color: bool,
+    },
     /// Pieces that must stand on given squares (other squares are free).
     Pattern(Vec<Piece2Square>),
 }
 
-/// A material balance: how many pieces of each kind each side has.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Material {
-    /// Counts by [`Role::index`], White's then Black's.
-    pub counts: [[u8; 6]; 2],
-    /// Also match the balance with the colours swapped.
-    pub either_color: bool,
-}
-
-impl Material {
-    /// Reads `KRPvKR`: White's pieces before the `v`, Black's after, each side with its king.
+impl SearchQuery {
+    /// A search for the material balance `text` (`KRPvKR`, as [`tabla::Material`] reads it),
+    /// also with the colours swapped when `either_color`.
     ///
     /// ```
-    /// use tabla_db::Material;
-    /// let m = Material::parse("KRPvKR", false).unwrap();
-    /// assert_eq!(m.to_string(), "KRPvKR");
-    /// assert!(Material::parse("KRPKR", false).is_err());
-    /// assert!(Material::parse("RvK", false).is_err());
+    /// use tabla_db::SearchQuery;
+    /// assert!(SearchQuery::material("KRPvKR", false).is_ok());
+    /// let e = SearchQuery::material("KRPKRK", false).unwrap_err();
+    /// assert!(e.to_string().contains("--material"), "{e}");
     /// ```
-    pub fn parse(text: &str, either_color: bool) -> Result<Material, DbError> {
-        let bad = |why: &str| DbError::Argument(format!("--material {text:?}: {why}"));
-        let (white, black) = text
-            .trim()
-            .split_once(['v', 'V'])
-            .ok_or_else(|| bad("expected White's pieces, v, Black's pieces (e.g. KRPvKR)"))?;
-        let mut counts = [[0u8; 6]; 2];
-        for (side, letters) in [white, black].into_iter().enumerate() {
-            for c in letters.chars() {
-                let role = Role::from_char(c)
-                    .ok_or_else(|| bad(&format!("{c:?} is not a piece letter (KQRBNP)")))?;
-                let n = &mut counts[side][role.index()];
-                *n = n.saturating_add(1);
-            }
-            if counts[side][Role::King.index()] != 1 {
-                return Err(bad("each side needs exactly one K"));
-            }
-            // Summed wider than the counts: six counts of up to 255 overflow a `u8`.
-            let men: u32 = counts[side].iter().map(|&n| u32::from(n)).sum();
-            if counts[side][Role::Pawn.index()] > 8 || men > 16 {
-                return Err(bad("more pieces than a side can have"));
-            }
-        }
-        Ok(Material {
-            counts,
+    pub fn material(text: &str, either_color: bool) -> Result<SearchQuery, DbError> {
+        let material = text
+            .parse()
+            .map_err(|e| DbError::Argument(format!("--material: {e}")))?;
+        Ok(SearchQuery::Material {
+            material,
             either_color,
         })
-    }
-
-    fn matches(&self, pos: &Position) -> bool {
-        let side = |color: Color| -> [u8; 6] {
-            let mut out = [0u8; 6];
-            for role in Role::ALL {
-                out[role.index()] = pos.pieces(color, role).count() as u8;
-            }
-            out
-        };
-        let (w, b) = (side(Color::White), side(Color::Black));
-        (w == self.counts[0] && b == self.counts[1])
-            || (self.either_color && w == self.counts[1] && b == self.counts[0])
-    }
-}
-
-impl std::fmt::Display for Material {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (side, counts) in self.counts.iter().enumerate() {
-            if side == 1 {
-                f.write_str("v")?;
-            }
-            for role in [
-                Role::King,
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::Pawn,
-            ] {
-                for _ in 0..counts[role.index()] {
-                    write!(f, "{}", role.upper_char())?;
-                }
-            }
-        }
-        Ok(())
     }
 }
 
@@ -186,7 +127,10 @@ enum Test {
         occupied: Bitboard,
         key: u128,
     },
-    Material(Material),
+    Material {
+        material: Material,
+        either_color: bool,
+    },
     Pattern(Vec<Piece2Square>),
 }
 
@@ -201,7 +145,13 @@ impl Test {
                     key: pos.wide_key(),
                 }
             }
-            SearchQuery::Material(m) => Test::Material(*m),
+            SearchQuery::Material {
+                material,
+                either_color,
+            } => Test::Material {
+                material: *material,
+                either_color: *either_color,
+            },
             SearchQuery::Pattern(p) => Test::Pattern(p.clone()),
         })
     }
@@ -216,7 +166,13 @@ impl Test {
                 occupied,
                 key,
             } => pos.turn() == *turn && pos.occupied() == *occupied && pos.wide_key() == *key,
-            Test::Material(m) => m.matches(pos),
+            Test::Material {
+                material,
+                either_color,
+            } => {
+                let found = Material::of(pos);
+                found == *material || (*either_color && found.swapped() == *material)
+            }
             Test::Pattern(p) => p.iter().all(|x| pos.piece_at(x.square) == Some(x.piece)),
         }
     }
@@ -411,9 +367,9 @@ mod tests {
     fn material_with_more_men_than_a_side_has_is_refused_however_many() {
         // 1 king and 255 queens: 256 men, which a `u8` sum wrapped to 0.
         let text = format!("K{}vK", "Q".repeat(255));
-        let e = Material::parse(&text, false).expect_err("256 men");
-        assert!(e.to_string().contains("more pieces"), "{e}");
-        assert!(Material::parse(&format!("K{}vK", "Q".repeat(300)), false).is_err());
-        assert!(Material::parse("KQQQQQQQQQQQQQQQvK", false).is_ok());
+        let e = SearchQuery::material(&text, false).expect_err("256 men");
+        assert!(e.to_string().contains("more men"), "{e}");
+        assert!(SearchQuery::material(&format!("K{}vK", "Q".repeat(300)), false).is_err());
+        assert!(SearchQuery::material("KQQQQQQQQQQQQQQQvK", false).is_ok());
     }
 }

@@ -7,7 +7,7 @@ mod common;
 
 use common::{filters, import_all, pgn_files, reference};
 use serde_json::Value;
-use tabla_db::{Database, Filters, Material, SearchQuery, Target, parse_pattern};
+use tabla_db::{Database, Filters, SearchQuery, Target, parse_pattern};
 
 fn query(q: &Value) -> SearchQuery {
     if let Some(moves) = q.get("moves").and_then(Value::as_array) {
@@ -16,7 +16,7 @@ fn query(q: &Value) -> SearchQuery {
     }
     if let Some(m) = q.get("material").and_then(Value::as_str) {
         let either = q.get("either_color").and_then(Value::as_bool) == Some(true);
-        return SearchQuery::Material(Material::parse(m, either).expect("material"));
+        return SearchQuery::material(m, either).expect("material");
     }
     let p = q["pattern"].as_str().expect("pattern");
     SearchQuery::Pattern(parse_pattern(p).expect("pattern"))
@@ -153,10 +153,10 @@ fn search_matches_python_chess_on_the_corpus() {
 #[test]
 fn bad_queries_are_refused_with_what_is_wrong() {
     for bad in ["KRvK", "KKvK", "KXvK", "vK", "KRPPPPPPPPPvK"] {
-        let e = Material::parse(bad, false);
+        let e = SearchQuery::material(bad, false);
         assert!(bad == "KRvK" || e.is_err(), "{bad}");
     }
-    assert!(Material::parse("KRvK", false).is_ok());
+    assert!(SearchQuery::material("KRvK", false).is_ok());
     for bad in ["", "wKg9", "xKg1", "wXg1", "wKg1,bKg1", "wK"] {
         let e = parse_pattern(bad).expect_err(bad);
         assert!(e.to_string().contains("--pattern"), "{e}");

@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use tabla_db::{
-    Database, DbError, EngineOptions, FilterText, Filters, ImportOptions, Material, ReviewWith,
-    SearchQuery, Target,
+    Database, DbError, EngineOptions, FilterText, Filters, ImportOptions, ReviewWith, SearchQuery,
+    Target,
 };
 
 /// A database error as its exception: `OSError` for files, `TablaError` for bad arguments and
@@ -215,7 +215,7 @@ impl NativeDatabase {
             ));
         }
         let query = if let Some(m) = material {
-            SearchQuery::Material(Material::parse(m, either_color).map_err(db_error)?)
+            SearchQuery::material(m, either_color).map_err(db_error)?
         } else if let Some(p) = pattern {
             SearchQuery::Pattern(tabla_db::parse_pattern(p).map_err(db_error)?)
         } else {

@@ -7,7 +7,7 @@ use crate::game_db::db_error;
 use crate::query::{Params, parameters};
 use std::collections::HashMap;
 use tabla::{Position, Validation};
-use tabla_db::{FilterText, Filters, Material, SearchQuery, Target, parse_pattern};
+use tabla_db::{FilterText, Filters, SearchQuery, Target, parse_pattern};
 
 /// The games a list shows when the request does not say.
 pub const DEFAULT_LIMIT: usize = 20;
@@ -76,9 +76,7 @@ pub fn search_query(params: &Params) -> Result<SearchQuery, ApiError> {
     }
     match asked.as_slice() {
         ["fen" | "moves"] => Ok(SearchQuery::Position(target(params)?)),
-        ["material"] => Ok(SearchQuery::Material(
-            Material::parse(&map["material"], either_color).map_err(db_error)?,
-        )),
+        ["material"] => SearchQuery::material(&map["material"], either_color).map_err(db_error),
         ["pattern"] => Ok(SearchQuery::Pattern(
             parse_pattern(&map["pattern"]).map_err(db_error)?,
         )),
@@ -205,7 +203,10 @@ mod tests {
     fn a_search_looks_for_one_thing() {
         assert!(matches!(
             search_query(&params(&[("material", "KRvK"), ("either_color", "1")])),
-            Ok(SearchQuery::Material(m)) if m.either_color
+            Ok(SearchQuery::Material {
+                either_color: true,
+                ..
+            })
         ));
         assert!(matches!(
             search_query(&params(&[("pattern", "wKg1")])),
@@ -226,7 +227,7 @@ mod tests {
             ])))
             .contains("material")
         );
-        assert!(refused(search_query(&params(&[("material", "KRK")]))).starts_with("`material`"));
+        assert!(refused(search_query(&params(&[("material", "KRvR")]))).starts_with("`material`"));
         assert!(refused(search_query(&params(&[("pattern", "wKz9")]))).starts_with("`pattern`"));
     }
 

@@ -12,7 +12,7 @@ use axum::http::{Method, Request, StatusCode};
 use common::{Answer, app, app_with_db, enc, get, import_test_db, post, send};
 use serde_json::Value;
 use std::sync::Arc;
-use tabla_db::{Filters, Material, SearchQuery, Side, Target, YearMonth, parse_pattern};
+use tabla_db::{Filters, SearchQuery, Side, Target, YearMonth, parse_pattern};
 use tabla_web::{GameDb, NO_DB_HINT};
 use tempfile::TempDir;
 
@@ -185,7 +185,7 @@ fn search_answers_what_the_library_answers() {
     let first = db.search(&e4, &filters, 20, 0).expect("search");
     assert_eq!(f.json("/api/db/search?moves=e4"), value(&first));
 
-    let material = SearchQuery::Material(Material::parse("KRvK", true).expect("material"));
+    let material = SearchQuery::material("KRvK", true).expect("material");
     assert_eq!(
         f.json("/api/db/search?material=KRvK&either_color=1"),
         value(db.search(&material, &filters, 20, 0).expect("search"))
