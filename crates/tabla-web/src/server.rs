@@ -57,7 +57,10 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         .await
         .context("opening the endgame tables")?
         .with_context(|| format!("opening the endgame tables in {shown}"))?;
-    eprintln!("endgame tables: {} endings in {shown}", tb.endings());
+    eprintln!(
+        "endgame tables: {} endings ({shown}, and KBNvK solved in memory)",
+        tb.endings()
+    );
     let mut state = AppState::new(tb);
     // The engine plays KBNvK, KQvK and KRvK endings exactly (solved in memory in under a
     // second), and every ending whose table the directory holds at start.
