@@ -1,6 +1,6 @@
 // The endgame explorer: set up any position of up to five men (the tray holds every man of both
 // colours), choose who moves, and read the exact distance to mate from the server's tables, the
-// best move and every move's value. `/kbnk` opens it on the KBNK preset.
+// best move and every move's value. `/kbnk` opens it on the KBNvK preset.
 
 import { type Key, arrow, makeBoard, uciSquares } from './board';
 import {
@@ -26,7 +26,7 @@ import { ApiError, api, copyText, h, q, setQuery } from './util';
 const EMPTY = '8/8/8/8/8/8/8/8 w - - 0 1';
 
 /** The explorer, on the position of the URL's `fen`, else on the preset named `start`. */
-export function endgamePage(root: HTMLElement, start = 'KBNK'): void {
+export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
   // Castling rights and the en-passant square of the FEN set; any change on the board drops
   // them (a move played keeps the server's).
   let setup: Setup = parseSetup(EMPTY);

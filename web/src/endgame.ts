@@ -1,7 +1,7 @@
 // The endgame explorer's pure logic: the men of the tray, the presets, what a setup lacks before
 // the tables can be asked, and the words and numbers shown for a position and its moves.
 
-import type { KbnkMove } from './types';
+import type { ProbeMove } from './types';
 
 export type Color = 'white' | 'black';
 export type Role = 'king' | 'queen' | 'rook' | 'bishop' | 'knight' | 'pawn';
@@ -34,9 +34,9 @@ export interface Preset {
   title: string;
 }
 
-/** The presets; KBNK first (answered by the KBNK table every server has). */
+/** The presets, named as their tables are; KBNvK first (solved in memory by every server). */
 export const PRESETS: Preset[] = [
-  { name: 'KBNK', fen: '8/8/8/3k4/8/8/8/KBN5 w - - 0 1', title: 'King, bishop and knight against a king' },
+  { name: 'KBNvK', fen: '8/8/8/3k4/8/8/8/KBN5 w - - 0 1', title: 'King, bishop and knight against a king' },
   { name: 'KQvK', fen: '8/8/8/3k4/8/8/8/KQ6 w - - 0 1', title: 'King and queen against a king' },
   { name: 'KRvK', fen: '8/8/8/3k4/8/8/8/KR6 w - - 0 1', title: 'King and rook against a king' },
   { name: 'KQvKR', fen: '3k4/8/3K4/8/8/8/2r5/7Q w - - 0 1', title: 'Queen against rook' },
@@ -97,7 +97,7 @@ export function setupHint(counts: Map<string, number>): string | null {
 }
 
 /** What a move leads to, in words: `checkmate`, `White mates in 3 moves`, `draw`. */
-export function moveVerdict(m: KbnkMove, mover: Color): string {
+export function moveVerdict(m: ProbeMove, mover: Color): string {
   const other: Color = mover === 'white' ? 'black' : 'white';
   if (m.mate) return 'checkmate';
   if (m.plies === null) return 'draw';
@@ -107,7 +107,7 @@ export function moveVerdict(m: KbnkMove, mover: Color): string {
 
 /** A move's value for the side that plays it, signed as `tabla tb probe` prints a position's:
  * `+3 (5 plies)` mates in 3, `-3 (6 plies)` is mated in 3, `0 (draw)`. */
-export function moverDtm(m: KbnkMove): string {
+export function moverDtm(m: ProbeMove): string {
   if (m.plies === null) return '0 (draw)';
   const plies = m.plies + 1;
   return m.dtm <= 0 ? `+${1 - m.dtm}${pliesText(plies)}` : `-${m.dtm}${pliesText(plies)}`;

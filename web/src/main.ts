@@ -1,5 +1,5 @@
 // The app: one bundle, four pages chosen by the path (`/kbnk` is the endgame explorer on its
-// KBNK preset, for the links made before it held every ending).
+// KBNvK preset, for the links made before it held every ending).
 
 import { analysisPage } from './analysis-page';
 import { gamesPage } from './games-page';
@@ -9,7 +9,7 @@ import { pgnPage } from './pgn-page';
 const pages: Record<string, { name: string; start: (root: HTMLElement) => void; nav?: string }> = {
   pgn: { name: 'PGN browser', start: pgnPage },
   endgame: { name: 'Endgame explorer', start: (root) => endgamePage(root) },
-  kbnk: { name: 'Endgame explorer', start: (root) => endgamePage(root, 'KBNK'), nav: 'endgame' },
+  kbnk: { name: 'Endgame explorer', start: (root) => endgamePage(root, 'KBNvK'), nav: 'endgame' },
   analysis: { name: 'Analysis', start: analysisPage },
   games: { name: 'Games', start: gamesPage },
 };

@@ -90,7 +90,8 @@ export interface PgnIndex {
   bytes: number;
 }
 
-export interface KbnkMove {
+/** A move and the value of the position after it, for the side then to move. */
+export interface ProbeMove {
   san: string;
   uci: string;
   dtm: number;
@@ -98,7 +99,8 @@ export interface KbnkMove {
   mate: boolean;
 }
 
-export interface KbnkJson {
+/** `GET /api/kbnk`: the endgame tables' answer for a position (`/api/tb`'s without the ending). */
+export interface ProbeJson {
   fen: string;
   turn: 'white' | 'black';
   dtm: number;
@@ -106,11 +108,11 @@ export interface KbnkJson {
   status: 'win' | 'loss' | 'draw' | 'checkmate' | 'stalemate';
   stalemate: boolean;
   best: { san: string; uci: string } | null;
-  moves: KbnkMove[];
+  moves: ProbeMove[];
 }
 
 /** `GET /api/tb`: the endgame tables' answer (the object of `/api/kbnk`) and the ending. */
-export interface TbJson extends KbnkJson {
+export interface TbJson extends ProbeJson {
   /** The men on the board, White's first: `KQvKR`, `KvKBN`. */
   material: string;
 }

@@ -306,7 +306,7 @@ async function dragFromTray(page, role, color, square) {
 }
 
 describe('Endgame explorer', () => {
-  test('/kbnk opens the KBNK preset; men dragged from the tray give the distance and the best move', async () => {
+  test('/kbnk opens the KBNvK preset; men dragged from the tray give the distance and the best move', async () => {
     const page = await newPage();
     await page.goto(`${base}/kbnk`);
     await waitForFen(page, '8/8/8/3k4/8/8/8/KBN5 w - - 0 1');

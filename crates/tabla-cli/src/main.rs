@@ -35,7 +35,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// tabla, a chess toolkit: inspect positions, count move trees (perft), solve KBNK endings,
+/// tabla, a chess toolkit: inspect positions, count move trees (perft), solve endings,
 /// browse games in the web app.
 #[derive(Parser, Debug)]
 #[command(name = "tabla", version, about, long_about = None)]
@@ -67,7 +67,7 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// The King+Bishop+Knight vs King solution base: build, probe, best line, 16 MiB export.
+    /// King, bishop and knight against a king: `tabla tb` for KBNvK, and the 16 MiB export.
     #[command(subcommand)]
     Kbnk(kbnk::KbnkCommand),
     /// Endgame tables of up to five men, distance to mate: build, probe, best line.
@@ -97,13 +97,10 @@ struct ServeArgs {
     /// The largest PGN a client may send, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = tabla_web::DEFAULT_BODY_LIMIT)]
     body_limit: usize,
-    /// The KBNK table file (default: the standard place; built there when missing).
-    #[arg(long, value_name = "FILE")]
-    kbnk_file: Option<PathBuf>,
     /// The endgame tables of up to five men (built by `tabla tb build`) that the endgame
     /// explorer and `/api/tb` answer from; read at start, and again when a missing table has been
     /// built since. A missing or empty directory is fine: the explorer then says how to build
-    /// each table (KBNK is answered from the KBNK table). Default: `tabla tb`'s directory
+    /// each table (KBNvK is solved in memory at start and answered without a file). Default: `tabla tb`'s directory
     /// ($TABLA_ENDGAME_DIR, $XDG_DATA_HOME/tabla or ~/.local/share/tabla, then `tb`).
     #[arg(long, value_name = "DIR")]
     tb_dir: Option<PathBuf>,
@@ -236,7 +233,6 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
                 host: args.host,
                 port: args.port,
                 body_limit: args.body_limit,
-                kbnk_path: args.kbnk_file,
                 tb_dir: args.tb_dir,
                 db: args.db,
                 engine: review::engine_spec(args.engine.as_deref(), &args.engine_options)?,

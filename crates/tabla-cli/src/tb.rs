@@ -76,7 +76,6 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             dir,
             threads,
         } => {
-            let dir = dir.unwrap_or_else(default_tablebase_dir);
             let targets: Vec<Men> = match men {
                 Some(n) if (3..=tabla_endgame::MAX_MEN).contains(&n) => Men::all(n),
                 Some(n) => anyhow::bail!("--men {n}: the tables hold 3 to 5 men"),
@@ -85,98 +84,125 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
                     .map(|e| e.parse::<Men>())
                     .collect::<Result<_, _>>()?,
             };
-            let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-            });
-            let built = build(&dir, &targets, threads, &|b: &Built| {
-                if b.skipped {
-                    eprintln!("{} already built", b.men);
-                } else {
-                    eprintln!("{} built in {:.2} s, {} bytes", b.men, b.seconds, b.bytes);
-                }
-            })
-            .with_context(|| format!("building tables in {}", dir.display()))?;
-            let new: Vec<&Built> = built.iter().filter(|b| !b.skipped).collect();
-            let seconds: f64 = new.iter().map(|b| b.seconds).sum();
-            let bytes: u64 = built.iter().map(|b| b.bytes).sum();
-            writeln!(
-                out,
-                "{} tables in {} ({} built now in {seconds:.1} s of table time); {bytes} bytes in all",
-                built.len(),
-                dir.display(),
-                new.len()
-            )?;
+            build_tables(dir, &targets, threads, out)?;
         }
         TbCommand::Probe {
             dir,
-            batch: Some(source),
-            ..
-        } => {
-            let tb = open(dir.as_deref())?;
-            for line in crate::batch::lines(crate::batch::input(&source)?) {
-                match line.context("reading the batch input")? {
-                    Ok(line) => writeln!(out, "{}", batch_line(&tb, &line))?,
-                    Err(text) => writeln!(out, "{}", crate::batch::not_utf8(&text))?,
-                }
-            }
-        }
-        TbCommand::Probe { dir, json, fen, .. } => {
-            let tb = open(dir.as_deref())?;
-            let pos = parse(&fen)?;
-            let probe = tb.probe_moves(&pos)?;
-            let men = Men::of(&pos)?;
-            if json {
-                // The object `/api/tb` answers.
-                let answer = tabla_web::describe_tb(&pos, men, probe);
-                writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
-                return Ok(());
-            }
-            let state = if probe.stalemate { ", stalemate" } else { "" };
-            writeln!(out, "fen      {}", pos.to_fen())?;
-            writeln!(out, "material {men}")?;
-            writeln!(out, "dtm      {}{}{state}", probe.dtm, describe(probe.dtm))?;
-            match probe.best {
-                Some(mv) => writeln!(out, "best     {} ({})", pos.san(mv), pos.uci(mv))?,
-                None => writeln!(out, "best     none")?,
-            }
-            let mut moves = probe.moves.clone();
-            moves.sort_by_key(|m| m.for_mover().badness());
-            write_moves(out, &pos, &moves)?;
-        }
-        TbCommand::Stats { dir, ending } => {
-            let tb = open(dir.as_deref())?;
-            let stats = tb.stats(ending.parse()?)?;
-            writeln!(out, "{}", stats.men)?;
-            writeln!(
-                out,
-                "{:<10}{:>14}{:>14}{:>14}{:>14}  longest mate",
-                "to move", "positions", "wins", "draws", "losses"
-            )?;
-            for (name, s) in ["White", "Black"].iter().zip(&stats.sides) {
-                let longest = match &s.longest {
-                    Some((plies, fen)) => {
-                        format!("mates in {} ({plies} plies): {fen}", plies.div_ceil(2))
-                    }
-                    None => "none".to_owned(),
-                };
-                writeln!(
-                    out,
-                    "{name:<10}{:>14}{:>14}{:>14}{:>14}  {longest}",
-                    s.positions, s.wins, s.draws, s.losses
-                )?;
-            }
-        }
-        TbCommand::Line { dir, fen } => {
-            let tb = open(dir.as_deref())?;
-            let pos = parse(&fen)?;
-            let moves = tb.line(&pos)?;
-            write_line(out, &pos, &moves)?;
-        }
+            json,
+            batch,
+            fen,
+        } => probe(&open(dir.as_deref())?, json, batch, &fen, out)?,
+        TbCommand::Stats { dir, ending } => stats(&open(dir.as_deref())?, ending.parse()?, out)?,
+        TbCommand::Line { dir, fen } => line(&open(dir.as_deref())?, &fen, out)?,
     }
     Ok(())
 }
 
-fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
+/// `tabla tb build`: the tables of `targets` and of every ending they lead to, in `dir`
+/// (default: [`default_tablebase_dir`]), on `threads` threads (default: every core).
+pub fn build_tables(
+    dir: Option<PathBuf>,
+    targets: &[Men],
+    threads: Option<usize>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let dir = dir.unwrap_or_else(default_tablebase_dir);
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let built = build(&dir, targets, threads, &|b: &Built| {
+        if b.skipped {
+            eprintln!("{} already built", b.men);
+        } else {
+            eprintln!("{} built in {:.2} s, {} bytes", b.men, b.seconds, b.bytes);
+        }
+    })
+    .with_context(|| format!("building tables in {}", dir.display()))?;
+    let new: Vec<&Built> = built.iter().filter(|b| !b.skipped).collect();
+    let seconds: f64 = new.iter().map(|b| b.seconds).sum();
+    let bytes: u64 = built.iter().map(|b| b.bytes).sum();
+    writeln!(
+        out,
+        "{} tables in {} ({} built now in {seconds:.1} s of table time); {bytes} bytes in all",
+        built.len(),
+        dir.display(),
+        new.len()
+    )?;
+    Ok(())
+}
+
+/// `tabla tb probe`: one position (as text, or `json`), or every line of a `batch`.
+pub fn probe(
+    tb: &Tablebase,
+    json: bool,
+    batch: Option<String>,
+    fen: &[String],
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    if let Some(source) = batch {
+        for line in crate::batch::lines(crate::batch::input(&source)?) {
+            match line.context("reading the batch input")? {
+                Ok(line) => writeln!(out, "{}", batch_line(tb, &line))?,
+                Err(text) => writeln!(out, "{}", crate::batch::not_utf8(&text))?,
+            }
+        }
+        return Ok(());
+    }
+    let pos = parse(fen)?;
+    let probe = tb.probe_moves(&pos)?;
+    let men = Men::of(&pos)?;
+    if json {
+        // The object `/api/tb` answers.
+        let answer = tabla_web::describe_tb(&pos, men, probe);
+        writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+        return Ok(());
+    }
+    let state = if probe.stalemate { ", stalemate" } else { "" };
+    writeln!(out, "fen      {}", pos.to_fen())?;
+    writeln!(out, "material {men}")?;
+    writeln!(out, "dtm      {}{}{state}", probe.dtm, describe(probe.dtm))?;
+    match probe.best {
+        Some(mv) => writeln!(out, "best     {} ({})", pos.san(mv), pos.uci(mv))?,
+        None => writeln!(out, "best     none")?,
+    }
+    let mut moves = probe.moves.clone();
+    moves.sort_by_key(|m| m.for_mover().badness());
+    write_moves(out, &pos, &moves)
+}
+
+/// `tabla tb stats`: an ending's counts, a row a side to move.
+pub fn stats(tb: &Tablebase, ending: Men, out: &mut impl Write) -> anyhow::Result<()> {
+    let stats = tb.stats(ending)?;
+    writeln!(out, "{}", stats.men)?;
+    writeln!(
+        out,
+        "{:<10}{:>14}{:>14}{:>14}{:>14}  longest mate",
+        "to move", "positions", "wins", "draws", "losses"
+    )?;
+    for (name, s) in ["White", "Black"].iter().zip(&stats.sides) {
+        let longest = match &s.longest {
+            Some((plies, fen)) => {
+                format!("mates in {} ({plies} plies): {fen}", plies.div_ceil(2))
+            }
+            None => "none".to_owned(),
+        };
+        writeln!(
+            out,
+            "{name:<10}{:>14}{:>14}{:>14}{:>14}  {longest}",
+            s.positions, s.wins, s.draws, s.losses
+        )?;
+    }
+    Ok(())
+}
+
+/// `tabla tb line`: the optimal line to mate in SAN.
+pub fn line(tb: &Tablebase, fen: &[String], out: &mut impl Write) -> anyhow::Result<()> {
+    let pos = parse(fen)?;
+    let moves = tb.line(&pos)?;
+    write_line(out, &pos, &moves)
+}
+
+/// The tables of `dir` (default: [`default_tablebase_dir`]).
+pub fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
     let dir = dir.map_or_else(default_tablebase_dir, Path::to_path_buf);
     Ok(Tablebase::open(&dir)?)
 }

@@ -1,12 +1,12 @@
 //! The general solver: KQvKR from nothing (with the KQvK and KRvK tables it needs), and KBNvK
-//! (with KBvK and KNvK) beside the specialised KBNK generator.
+//! (with KBvK and KNvK), one thread.
 //!
 //! Run with `cargo bench -p tabla-endgame --bench solve`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tabla_endgame::{Material, Men, Solved, generate};
+use tabla_endgame::{Men, Solved};
 
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
@@ -17,14 +17,12 @@ fn solve(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut solved = Solved::new();
+                solved.set_threads(1);
                 solved.solve(black_box(men)).expect("solve");
                 solved
             })
         });
     }
-    group.bench_function("KBNK, the specialised generator", |b| {
-        b.iter(|| generate(black_box(Material::KBNK), &mut |_| {}))
-    });
     group.finish();
 }
 

@@ -33,7 +33,7 @@ fn positions(men: Men, turn: Color, seed: u64) -> Vec<Position> {
         state ^= state << 17;
         let slot = state % layout.size();
         // No en-passant square in the FEN: the stored value is read as it is.
-        if let Some(Ok(pos)) = layout.fen(slot, turn).map(|f| Position::from_fen(&f)) {
+        if let Some(pos) = layout.position(slot, turn) {
             out.push(pos);
         }
     }

@@ -59,7 +59,7 @@ pub enum BuildError {
 
 /// Every ending `targets` lead to (themselves included, canonical, not the bare kings), each
 /// after the endings it leads to.
-pub fn build_order(targets: &[Men]) -> Vec<Men> {
+pub(crate) fn build_order(targets: &[Men]) -> Vec<Men> {
     let mut all = HashSet::new();
     let mut stack: Vec<Men> = targets.iter().map(|m| m.canonical().0).collect();
     while let Some(m) = stack.pop() {
@@ -327,7 +327,6 @@ fn read_frame(
 mod tests {
     use super::*;
     use crate::Tablebase;
-    use tabla::Position;
 
     /// A table written as five-man tables are (one side, the captures' values left to the
     /// prober) reads back every position's value as solved in memory, for either side stored.
@@ -353,7 +352,7 @@ mod tests {
             let tb = Tablebase::open(dir.path()).expect("opened");
             let mut checked = 0;
             for slot in (0..layout.size()).step_by(5) {
-                let Some(Ok(pos)) = layout.fen(slot, turn).map(|f| Position::from_fen(&f)) else {
+                let Some(pos) = layout.position(slot, turn) else {
                     continue;
                 };
                 let want = solved.dtm(&pos).expect("solved");

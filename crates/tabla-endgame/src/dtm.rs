@@ -5,7 +5,7 @@ use std::fmt;
 /// Distance to mate in full moves, from the point of view of the side to move.
 ///
 /// As a signed number ([`signed`](Dtm::signed)): `+N` the side to move mates in `N` moves;
-/// `-N` the side to move is mated in `N` moves (with Black to move in KBNK: White mates after `N`
+/// `-N` the side to move is mated in `N` moves (with Black to move in KBNvK: White mates after `N`
 /// White moves); `0` a draw, or the side to move is already checkmated ([`Dtm::Loss`]`(0)`, kept
 /// apart by the variant) or stalemated (a draw; the probe flags it).
 ///

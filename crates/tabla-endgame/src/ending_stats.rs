@@ -3,10 +3,10 @@
 //! layout's slots: each position once up to symmetry) and kept beside its file (`KQvKR.stats`).
 
 use crate::layout::Layout;
-use crate::men::{MAX_MEN, Men};
-use crate::solve::NO_POSITION;
+use crate::men::Men;
+use crate::solve::Solution;
 use std::fmt::Write as _;
-use tabla::{Color, Role};
+use tabla::Color;
 
 /// The counts of one side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -32,27 +32,6 @@ pub struct EndingStats {
     pub sides: [SideCounts; 2],
 }
 
-/// The FEN of a layout slot's placement, `turn` to move.
-fn fen_of(layout: &Layout, slot: u64, turn: Color) -> String {
-    let n = layout.men().total();
-    let mut squares = [0u8; MAX_MEN];
-    layout.placement(slot, &mut squares[..n]);
-    let mut board = tabla::Board::empty();
-    let mut put = |sq: u8, color, role| {
-        board.set(
-            tabla::Square::new_masked(sq),
-            Some(tabla::Piece::new(color, role)),
-        );
-    };
-    put(squares[0], Color::White, Role::King);
-    put(squares[1], Color::Black, Role::King);
-    for (i, (color, role)) in layout.men_order().into_iter().enumerate() {
-        put(squares[2 + i], color, role);
-    }
-    let side = if turn == Color::White { "w" } else { "b" };
-    format!("{} {side} - - 0 1", tabla::board_fen(&board))
-}
-
 impl EndingStats {
     /// Counts the values of a table's slots (as [`crate::Solution::layout_values`] gives them).
     pub(crate) fn count(men: Men, values: &[Vec<u8>; 2]) -> EndingStats {
@@ -61,7 +40,7 @@ impl EndingStats {
         for (t, side) in sides.iter_mut().enumerate() {
             let mut longest: Option<(u8, u64)> = None;
             for (slot, &code) in values[t].iter().enumerate() {
-                if code == NO_POSITION {
+                if code == Solution::NO_POSITION {
                     continue;
                 }
                 side.positions += 1;
@@ -77,8 +56,11 @@ impl EndingStats {
                 }
             }
             let turn = if t == 0 { Color::White } else { Color::Black };
-            side.longest =
-                longest.map(|(code, slot)| (u16::from(code) - 1, fen_of(&layout, slot, turn)));
+            // A slot counted holds a legal position.
+            side.longest = longest.and_then(|(code, slot)| {
+                let pos = layout.position(slot, turn)?;
+                Some((u16::from(code) - 1, pos.to_fen()))
+            });
         }
         EndingStats { men, sides }
     }

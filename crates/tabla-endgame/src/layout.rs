@@ -35,7 +35,7 @@
 
 use crate::men::{Men, ROLES};
 use crate::symmetry::Symmetry;
-use tabla::{Color, Role};
+use tabla::{Board, CastlingRights, Color, Piece, Position, Role, Setup, Square, Validation};
 
 /// The most squares a placement has (five men).
 const MAX_SQUARES: usize = crate::men::MAX_MEN;
@@ -300,18 +300,23 @@ impl Layout {
 }
 
 impl Layout {
-    /// The FEN of a slot's placement with `turn` to move (no castling, no en-passant square),
-    /// when the slot is its placement's own; the position may still be illegal (the side not
-    /// to move in check).
+    /// The position a slot stands for with `turn` to move (no castling, no en-passant square),
+    /// when the slot is its placement's own and the position is legal: the side not to move is
+    /// not in check (checks no game could reach are accepted, as the tables hold them).
     ///
     /// ```
     /// use tabla::Color;
     /// use tabla_endgame::{Layout, Men};
     /// let layout = Layout::new("KQvK".parse::<Men>().unwrap());
     /// let slot = layout.slot(&[0, 2, 63]).unwrap();
-    /// assert_eq!(layout.fen(slot, Color::White).unwrap(), "7Q/8/8/8/8/8/8/K1k5 w - - 0 1");
+    /// let pos = layout.position(slot, Color::White).unwrap();
+    /// assert_eq!(pos.to_fen(), "7Q/8/8/8/8/8/8/K1k5 w - - 0 1");
+    /// // The queen on b1 checks Black's king on c1: no position with White to move.
+    /// let checked = layout.slot(&[0, 2, 1]).unwrap();
+    /// assert!(layout.position(checked, Color::White).is_none());
+    /// assert!(layout.position(checked, Color::Black).is_some());
     /// ```
-    pub fn fen(&self, slot: u64, turn: Color) -> Option<String> {
+    pub fn position(&self, slot: u64, turn: Color) -> Option<Position> {
         let n = self.men.total();
         let mut squares = [0u8; MAX_SQUARES];
         if slot >= self.size()
@@ -320,44 +325,8 @@ impl Layout {
         {
             return None;
         }
-        let mut board = [None; 64];
-        board[squares[0] as usize] = Some((Color::White, Role::King));
-        board[squares[1] as usize] = Some((Color::Black, Role::King));
-        for (i, man) in self.men_order().into_iter().enumerate() {
-            board[squares[2 + i] as usize] = Some(man);
-        }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let Some((color, role)) = board[rank * 8 + file] else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    fen.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                let c = role.char();
-                fen.push(if color == Color::White {
-                    c.to_ascii_uppercase()
-                } else {
-                    c
-                });
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        fen.push_str(if turn == Color::White {
-            " w - - 0 1"
-        } else {
-            " b - - 0 1"
-        });
-        Some(fen)
+        let setup = setup_of(&squares[..n], &self.men_order(), turn);
+        Position::from_setup(setup, Validation::Lenient).ok()
     }
 
     /// Calls `f(slot, squares)` for every slot whose placement is its own (see
@@ -446,6 +415,29 @@ impl Layout {
             }
         }
         debug_assert_eq!(number, group.size);
+    }
+}
+
+/// The position of a placement with `turn` to move: `squares` holds White's king, Black's king,
+/// then the other men, each of the kind `order` gives (as [`Layout::slot`] and the generator's
+/// configs list them); no castling rights, no en-passant square.
+pub(crate) fn setup_of(squares: &[u8], order: &[(Color, Role)], turn: Color) -> Setup {
+    let mut board = Board::empty();
+    let mut put = |sq: u8, color, role| {
+        board.set(Square::new_masked(sq), Some(Piece::new(color, role)));
+    };
+    put(squares[0], Color::White, Role::King);
+    put(squares[1], Color::Black, Role::King);
+    for (&sq, &(color, role)) in squares[2..].iter().zip(order) {
+        put(sq, color, role);
+    }
+    Setup {
+        board,
+        turn,
+        castling: CastlingRights::NONE,
+        ep_square: None,
+        halfmoves: 0,
+        fullmoves: 1,
     }
 }
 

@@ -83,7 +83,7 @@ fn attacks_of(color: Color, role: Role, sq: u8, occupied: u64) -> u64 {
 }
 
 /// A config's men other than Black's king, read once.
-struct Men {
+struct ConfigMen {
     cfg: Config,
     k: usize,
     order: [(Color, Role); MAX_MEN - 2],
@@ -91,8 +91,8 @@ struct Men {
     occupied: u64,
 }
 
-impl Men {
-    fn new(frame: &Frame, c: usize) -> Men {
+impl ConfigMen {
+    fn new(frame: &Frame, c: usize) -> ConfigMen {
         let cfg = frame.decode(c);
         let k = frame.others();
         let mut order = [(Color::White, Role::Pawn); MAX_MEN - 2];
@@ -100,7 +100,7 @@ impl Men {
         let occupied = cfg.squares[..k]
             .iter()
             .fold(bit(cfg.white_king), |o, &s| o | bit(s));
-        Men {
+        ConfigMen {
             cfg,
             k,
             order,
@@ -173,7 +173,7 @@ pub(crate) fn legal_bits(frame: &Frame, threads: usize) -> [Vec<u64>; 2] {
         .enumerate();
     crate::par::map(threads, chunks, |(i, (white, black))| {
         for (j, (w, b)) in white.iter_mut().zip(black.iter_mut()).enumerate() {
-            let men = Men::new(frame, i * CHUNK + j);
+            let men = ConfigMen::new(frame, i * CHUNK + j);
             if !men.valid() {
                 continue;
             }
@@ -314,7 +314,7 @@ impl<'a> Generator<'a> {
     }
 
     /// Every move of side `x`'s men other than Black's king in config `men`.
-    fn steps(&self, x: usize, c: usize, men: &Men, f: &mut dyn FnMut(Step)) {
+    fn steps(&self, x: usize, c: usize, men: &ConfigMen, f: &mut dyn FnMut(Step)) {
         let mover = color(x);
         let k = men.k;
         let own = (0..k)
@@ -439,7 +439,7 @@ impl<'a> Generator<'a> {
 
     /// The other side's order, per lane, of taking en passant after side `x`'s double push
     /// `from`-`to` in config `men` (`NO_EXIT` where no capture is legal).
-    fn en_passant(&self, x: usize, men: &Men, from: u8, to: u8) -> [u8; 64] {
+    fn en_passant(&self, x: usize, men: &ConfigMen, from: u8, to: u8) -> [u8; 64] {
         let mut out = [NO_EXIT; 64];
         let mover = color(x);
         let passed = (from + to) / 2;
@@ -522,7 +522,7 @@ impl<'a> Generator<'a> {
             if self.legal[0][c] == 0 && self.legal[1][c] == 0 {
                 continue;
             }
-            let men = Men::new(&self.frame, c);
+            let men = ConfigMen::new(&self.frame, c);
             for x in 0..2 {
                 let lanes = self.legal[x][c];
                 if lanes == 0 {
@@ -652,7 +652,7 @@ impl<'a> Generator<'a> {
         word: u64,
         f: &mut dyn FnMut(usize, u64, Option<(u8, u8)>),
     ) {
-        let men = Men::new(&self.frame, c2);
+        let men = ConfigMen::new(&self.frame, c2);
         let mover = color(x);
         let k = men.k;
         if x == 0 {
@@ -764,7 +764,7 @@ impl<'a> Generator<'a> {
                         found(c, lanes);
                         return;
                     };
-                    let men = Men::new(&self.frame, c);
+                    let men = ConfigMen::new(&self.frame, c);
                     let line = self.en_passant(x, &men, from, to);
                     for lane in Bitboard(lanes) {
                         let l = lane.index();
@@ -866,7 +866,7 @@ impl<'a> Generator<'a> {
     /// Lanes of config `c` (side `x` to move) where every move inside the table reaches a
     /// position the other side has won by `level - 1` plies (or is no move).
     fn all_won(&self, x: usize, c: usize, level: usize) -> u64 {
-        let men = Men::new(&self.frame, c);
+        let men = ConfigMen::new(&self.frame, c);
         let o = 1 - x;
         let mut acc = !0u64;
         self.steps(x, c, &men, &mut |s| {

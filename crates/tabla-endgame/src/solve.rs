@@ -13,13 +13,14 @@ use crate::men::{MAX_MEN, Men};
 use crate::placement::{Lookup, Men3};
 use crate::retro::Generator;
 use crate::score::{BACK, NO_EXIT, ORD, plies};
+use crate::symmetry::Symmetry;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tabla::attacks::king_attacks;
 use tabla::{Color, Role, Square};
 
-/// The solved tables of some endings, by their canonical [`Men`].
-#[derive(Default)]
+/// The solved tables of some endings, by their canonical [`Men`] (a clone shares them).
+#[derive(Clone, Default)]
 pub struct Solved {
     tables: HashMap<Men, Arc<Solution>>,
     /// Threads a table is generated on (0: every core).
@@ -217,9 +218,23 @@ impl Solved {
         Ok(())
     }
 
+    /// The endings solved (canonical).
+    pub fn endings(&self) -> Vec<Men> {
+        let mut out: Vec<Men> = self.tables.keys().copied().collect();
+        out.sort();
+        out
+    }
+
     /// The solution of `men` (canonical), if solved.
     pub fn get(&self, men: Men) -> Option<&Solution> {
         self.tables.get(&men).map(|s| &**s)
+    }
+
+    /// Shares every ending `other` has solved.
+    pub(crate) fn extend(&mut self, other: &Solved) {
+        for (men, solution) in &other.tables {
+            self.tables.insert(*men, Arc::clone(solution));
+        }
     }
 
     /// Keeps a solution (of the canonical `men`).
@@ -241,7 +256,8 @@ impl Solved {
     }
 
     /// The distance to mate of a position whose ending is solved (or of two kings: a draw);
-    /// `None` otherwise. An en-passant right is honoured: the capture is one of the moves.
+    /// `None` otherwise, and for a position with castling rights (the tables hold none). An
+    /// en-passant right is honoured: the capture is one of the moves.
     ///
     /// ```
     /// use tabla::Position;
@@ -256,6 +272,9 @@ impl Solved {
     /// assert_eq!(solved.dtm(&pos), Some(Dtm::Win(1)));
     /// ```
     pub fn dtm(&self, pos: &tabla::Position) -> Option<crate::Dtm> {
+        if pos.castling_rights() != tabla::CastlingRights::NONE {
+            return None;
+        }
         let code = if pos.legal_ep_square().is_some() {
             // Not stored: one ply, the capture among the moves.
             let mut best = 0u8;
@@ -273,7 +292,7 @@ impl Solved {
     }
 
     /// The value code of a position as stored (en-passant rights ignored).
-    fn code(&self, pos: &tabla::Position) -> Option<u8> {
+    pub(crate) fn code(&self, pos: &tabla::Position) -> Option<u8> {
         let board = pos.board();
         let mut p = Men3 {
             white_king: 0,
@@ -378,9 +397,6 @@ impl Lookup for Solved {
     }
 }
 
-/// The value [`Solution::layout_values`] gives a slot that holds no legal position.
-pub const NO_POSITION: u8 = 255;
-
 /// The [`crate::Dtm`] of a code.
 pub(crate) fn dtm_of(code: u8) -> crate::Dtm {
     match code {
@@ -397,6 +413,9 @@ pub(crate) fn dtm_of(code: u8) -> crate::Dtm {
 }
 
 impl Solution {
+    /// The value [`Solution::layout_values`] gives a slot that holds no legal position.
+    pub const NO_POSITION: u8 = 255;
+
     /// A solution from its values in the generator's index (legal positions found again).
     pub(crate) fn from_values(frame: Frame, values: [Vec<u8>; 2], threads: usize) -> Solution {
         let legal = crate::retro::legal_bits(&frame, threads);
@@ -424,13 +443,13 @@ impl Solution {
     }
 
     /// The values of every slot of the ending's [`Layout`], White to move and Black to move:
-    /// the code of the slot's position (`0` a draw, else plies + 1), or [`NO_POSITION`] where the
+    /// the code of the slot's position (`0` a draw, else plies + 1), or [`Solution::NO_POSITION`] where the
     /// slot holds no legal position (two men on a square, the side not to move in check, or a
     /// placement whose own slot is another).
     pub fn layout_values(&self) -> [Vec<u8>; 2] {
         let layout = self.layout();
         let size = layout.size() as usize;
-        let mut out = [vec![NO_POSITION; size], vec![NO_POSITION; size]];
+        let mut out = [vec![Self::NO_POSITION; size], vec![Self::NO_POSITION; size]];
         layout.for_each_placement(&mut |slot, squares| {
             let (config, sym) = self.frame.locate(squares[0], &squares[2..]);
             let lane = sym.apply(squares[1]) as usize;
@@ -456,7 +475,7 @@ impl Solution {
         let with_captures = captures_free && self.captures[t].len() == self.values[t].len();
         // The exact values (NO_POSITION: free), and the best capture's order where it is the
         // value (else NO_EXIT).
-        let mut code = vec![NO_POSITION; size];
+        let mut code = vec![Self::NO_POSITION; size];
         let mut capture = vec![NO_EXIT; if with_captures { size } else { 0 }];
         layout.for_each_placement(&mut |slot, squares| {
             let (config, sym) = self.frame.locate(squares[0], &squares[2..]);
@@ -472,7 +491,7 @@ impl Solution {
         });
         let mut last = 0u8;
         for (slot, c) in code.iter_mut().enumerate() {
-            let free = *c == NO_POSITION
+            let free = *c == Self::NO_POSITION
                 || capture
                     .get(slot)
                     .is_some_and(|&e| e != NO_EXIT && ORD[last as usize] <= e);
@@ -498,32 +517,29 @@ impl Solution {
         Some(out)
     }
 
-    /// The longest win with `turn` to move, in plies, and the index of a position that has it
-    /// (`config * 64 + Black's king's square`).
-    pub fn longest_win(&self, turn: Color) -> Option<(usize, u64)> {
+    /// The longest win with `turn` to move, in plies ([`EndingStats`](crate::EndingStats) has a
+    /// position that has it).
+    pub fn longest_win(&self, turn: Color) -> Option<usize> {
         let t = side(turn);
         self.values[t]
             .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c != 0 && ORD[c as usize] > crate::score::DRAW)
-            .map(|(i, &c)| (plies(ORD[c as usize]), i as u64))
-            .max_by_key(|&(p, i)| (p, std::cmp::Reverse(i)))
+            .filter(|&&c| c != 0 && ORD[c as usize] > crate::score::DRAW)
+            .map(|&c| plies(ORD[c as usize]))
+            .max()
     }
 
-    /// The FEN of a position by its index, `turn` to move.
-    pub fn fen(&self, index: u64, turn: Color) -> String {
-        let cfg = self.frame.decode((index / 64) as usize);
-        let mut board = tabla::Board::empty();
-        let mut put = |sq: u8, color, role| {
-            board.set(Square::new_masked(sq), Some(tabla::Piece::new(color, role)));
-        };
-        put(cfg.white_king, Color::White, Role::King);
-        put((index % 64) as u8, Color::Black, Role::King);
-        for (i, &(c, r)) in self.frame.order().iter().enumerate() {
-            put(cfg.squares[i], c, r);
-        }
-        let fen = tabla::board_fen(&board);
-        let side = if turn == Color::White { "w" } else { "b" };
-        format!("{fen} {side} - - 0 1")
+    /// The config of a placement (`squares`: the men besides the kings in the frame's order,
+    /// White's king anywhere) and the symmetry that brings Black's king to its lane.
+    pub(crate) fn locate(&self, white_king: u8, squares: &[u8]) -> (usize, Symmetry) {
+        self.frame.locate(white_king, squares)
+    }
+
+    /// The code of the position at `config`, Black's king on `lane`, `turn` to move; `None`
+    /// where it is not legal.
+    #[inline]
+    pub(crate) fn value(&self, turn: Color, config: usize, lane: u8) -> Option<u8> {
+        let t = side(turn);
+        (self.legal[t][config] >> lane & 1 == 1)
+            .then(|| self.values[t][config * 64 + lane as usize])
     }
 }

@@ -6,7 +6,7 @@
 
 /// One of the eight symmetries of the square board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Symmetry(u8);
+pub(crate) struct Symmetry(u8);
 
 const MIRROR_FILES: u8 = 1;
 const FLIP_RANKS: u8 = 2;
@@ -18,10 +18,8 @@ impl Symmetry {
     /// `x -> 7 - x` only: how the two-byte-slot format turns a dark-squared bishop into a
     /// light-squared one.
     pub const MIRROR_FILES: Symmetry = Symmetry(MIRROR_FILES);
-    /// `y -> 7 - y` only: with colours swapped, it turns Black's material into White's.
-    pub const FLIP_RANKS: Symmetry = Symmetry(FLIP_RANKS);
-
     /// All eight symmetries.
+    #[cfg(test)]
     pub const ALL: [Symmetry; 8] = [
         Symmetry(0),
         Symmetry(1),
@@ -64,18 +62,6 @@ impl Symmetry {
         Symmetry(self.0 | TRANSPOSE)
     }
 
-    /// The position of this symmetry in [`Symmetry::ALL`].
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// `true` for the identity.
-    #[inline]
-    pub const fn is_identity(self) -> bool {
-        self.0 == 0
-    }
-
     /// The image of a square (0..64).
     #[inline]
     pub const fn apply(self, sq: u8) -> u8 {
@@ -94,6 +80,7 @@ impl Symmetry {
 
     /// The square whose image is `sq`.
     #[inline]
+    #[cfg(test)]
     pub const fn invert(self, sq: u8) -> u8 {
         let (mut x, mut y) = (sq & 7, sq >> 3);
         if self.0 & TRANSPOSE != 0 {

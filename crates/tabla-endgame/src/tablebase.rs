@@ -1,4 +1,5 @@
-//! A directory of table files: probing any position of up to five men.
+//! A directory of table files, and endings solved in memory: probing any position of up to five
+//! men.
 //!
 //! A file of up to four men holds both sides to move, each value exact; a five-man file holds one
 //! side ([`TbFile::stored`]) and leaves the value of a position whose best move is a capture to the
@@ -6,7 +7,9 @@
 //! read from the four-man files in one look-up each. A position with the other side to move is
 //! answered by one ply: the best of its legal moves' values, each read from the files (a capture
 //! or a promotion from another ending's). A position with an en-passant capture is answered the
-//! same way, the capture among the moves.
+//! same way, the capture among the moves. An ending without a file may be solved in memory
+//! ([`Solved`], [`Tablebase::with_solved`]): KBNvK takes about a quarter of a second, and its
+//! values are read from memory.
 
 use crate::dtm::Dtm;
 use crate::ending_stats::EndingStats;
@@ -14,7 +17,7 @@ use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
 use crate::probe::{MoveValue, Probe};
 use crate::score::{BACK, ORD, code_of_ord};
-use crate::solve::dtm_of;
+use crate::solve::{Solved, dtm_of};
 use crate::tb_file::{TbFile, TbFileError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -59,10 +62,12 @@ struct Entry {
     layout: Layout,
 }
 
-/// The table files of a directory, opened.
+/// The table files of a directory, opened, and the endings solved in memory.
 pub struct Tablebase {
     dir: PathBuf,
     tables: HashMap<Men, Entry>,
+    /// Endings solved in memory ([`Tablebase::with_solved`]), read where no file is open.
+    solved: Solved,
 }
 
 impl Tablebase {
@@ -72,6 +77,7 @@ impl Tablebase {
         Tablebase {
             dir: dir.to_path_buf(),
             tables: HashMap::new(),
+            solved: Solved::new(),
         }
     }
 
@@ -84,6 +90,7 @@ impl Tablebase {
                 return Ok(Tablebase {
                     dir: dir.to_path_buf(),
                     tables,
+                    solved: Solved::new(),
                 });
             }
             Err(source) => {
@@ -111,12 +118,46 @@ impl Tablebase {
         Ok(Tablebase {
             dir: dir.to_path_buf(),
             tables,
+            solved: Solved::new(),
         })
     }
 
-    /// The endings whose tables are open.
+    /// Opens the directory again (a table built since is then read), keeping the endings solved
+    /// in memory.
+    pub fn reopen(&self) -> Result<Tablebase, TbFileError> {
+        let mut again = Tablebase::open(&self.dir)?;
+        again.solved = self.solved.clone();
+        Ok(again)
+    }
+
+    /// These tables and the endings of `solved`, answered from memory where no file of theirs
+    /// is open (a solved ending is shared, not copied).
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use tabla::Position;
+    /// use tabla_endgame::{Dtm, Solved, Tablebase};
+    ///
+    /// let mut solved = Solved::new();
+    /// solved.solve("KQvK".parse().unwrap()).unwrap();
+    /// let tb = Tablebase::empty(Path::new("no tables here")).with_solved(&solved);
+    /// let pos = Position::from_fen("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1").unwrap();
+    /// assert_eq!(tb.probe(&pos).unwrap(), Dtm::Win(1));
+    /// assert_eq!(tb.endings().len(), 1);
+    /// ```
+    pub fn with_solved(mut self, solved: &Solved) -> Tablebase {
+        self.solved.extend(solved);
+        self
+    }
+
+    /// The endings whose tables are open or solved in memory.
     pub fn endings(&self) -> Vec<Men> {
         let mut out: Vec<Men> = self.tables.keys().copied().collect();
+        for men in self.solved.endings() {
+            if !out.contains(&men) {
+                out.push(men);
+            }
+        }
         out.sort();
         out
     }
@@ -127,8 +168,14 @@ impl Tablebase {
     }
 
     /// The counts of an ending's table (either colours), kept beside its file when it was built.
+    /// An ending solved in memory is counted now.
     pub fn stats(&self, men: Men) -> Result<EndingStats, TbError> {
         let canonical = men.canonical().0;
+        if !self.tables.contains_key(&canonical)
+            && let Some(solution) = self.solved.get(canonical)
+        {
+            return Ok(EndingStats::count(canonical, &solution.layout_values()));
+        }
         if !self.tables.contains_key(&canonical) {
             return Err(TbError::Missing {
                 missing: canonical,
@@ -223,13 +270,19 @@ impl Tablebase {
         }
         let men = Men::of(pos).map_err(|_| TbError::TooMany(count))?;
         let (canonical, swapped) = men.canonical();
-        let entry = self
-            .tables
-            .get(&canonical)
-            .ok_or_else(|| TbError::Missing {
-                missing: canonical,
-                dir: self.dir.display().to_string(),
-            })?;
+        let missing = || TbError::Missing {
+            missing: canonical,
+            dir: self.dir.display().to_string(),
+        };
+        let Some(entry) = self.tables.get(&canonical) else {
+            if self.solved.get(canonical).is_none() {
+                return Err(missing());
+            }
+            if pos.legal_ep_square().is_some() {
+                return self.one_ply(pos);
+            }
+            return self.solved.code(pos).ok_or_else(missing);
+        };
         let turn = if swapped { !pos.turn() } else { pos.turn() };
         if !entry.file.stores(turn) || pos.legal_ep_square().is_some() {
             return self.one_ply(pos);

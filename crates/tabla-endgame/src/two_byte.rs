@@ -1,4 +1,5 @@
-//! The 16 MiB two-byte-slot KBNK format: export and reading, for interoperability.
+//! The 16 MiB two-byte-slot KBNK format: written from the KBNvK table and read back, for
+//! interoperability.
 //!
 //! A plain array of White-to-move answers, one two-byte slot for every placement with a
 //! light-squared bishop, uncompressed and unchecked: the format of the first KBNK solution base
@@ -19,27 +20,40 @@
 //! The file is 16 MiB (`2 * 8,388,608` bytes). Its best moves are ours; where several moves mate
 //! equally fast another generator's file may hold another of them (the choice depends on the
 //! order it works in), so only the first byte of each slot is expected to agree exactly.
+//!
+//! ```
+//! use tabla::Square;
+//! use tabla_endgame::{Men, Solved, two_byte};
+//!
+//! let kbnvk: Men = "KBNvK".parse().unwrap();
+//! let mut solved = Solved::new();
+//! solved.solve(kbnvk).unwrap();
+//! let bytes = two_byte::export(solved.get(kbnvk).unwrap()).unwrap();
+//! let table = two_byte::Table::from_bytes(bytes).unwrap();
+//! // Ka8 against Kb6, Na6, Be6: Bd5 mates.
+//! let entry = table.entry(Square::B6, Square::E6, Square::A6, Square::A8);
+//! assert_eq!((entry.moves, entry.to), (1, Square::D5));
+//! ```
 
-use crate::index::locate;
-use crate::material::Material;
+use crate::men::Men;
+use crate::solve::Solution;
 use crate::symmetry::Symmetry;
-use crate::table::Table;
 use tabla::attacks::{between, bishop_attacks, king_attacks, knight_attacks};
-use tabla::{Bitboard, Role, Square};
+use tabla::{Bitboard, Color, Role, Square};
 
 /// Slots in a two-byte-slot file.
-pub const TWO_BYTE_SLOTS: usize = 64 * 32 * 64 * 64;
+pub const SLOTS: usize = 64 * 32 * 64 * 64;
 /// Bytes in a two-byte-slot file (16 MiB).
-pub const TWO_BYTE_LEN: usize = 2 * TWO_BYTE_SLOTS;
+pub const LEN: usize = 2 * SLOTS;
 
 /// Why the two-byte-slot format could not be written or read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TwoByteError {
-    /// Only KBNK has a two-byte-slot format.
-    #[error("the two-byte-slot format holds KBNK only, not {0}")]
-    NotKbnk(Material),
+pub enum Error {
+    /// Only KBNvK has a two-byte-slot format.
+    #[error("the two-byte-slot format holds KBNvK only, not {0}")]
+    NotKbnvk(Men),
     /// A two-byte-slot file has the wrong length.
-    #[error("a two-byte-slot file has {TWO_BYTE_LEN} bytes; this one has {0}")]
+    #[error("a two-byte-slot file has {LEN} bytes; this one has {0}")]
     Length(usize),
 }
 
@@ -47,17 +61,12 @@ pub enum TwoByteError {
 ///
 /// ```
 /// use tabla::Square;
-/// use tabla_endgame::two_byte_slot;
-/// assert_eq!(two_byte_slot(Square::A1, Square::B1, Square::A1, Square::A1), Some(0));
-/// assert_eq!(two_byte_slot(Square::A1, Square::A1, Square::A1, Square::A1), None);
-/// assert_eq!(two_byte_slot(Square::H8, Square::G8, Square::H8, Square::H8), Some(64 * 32 * 64 * 64 - 1));
+/// use tabla_endgame::two_byte;
+/// assert_eq!(two_byte::slot(Square::A1, Square::B1, Square::A1, Square::A1), Some(0));
+/// assert_eq!(two_byte::slot(Square::A1, Square::A1, Square::A1, Square::A1), None);
+/// assert_eq!(two_byte::slot(Square::H8, Square::G8, Square::H8, Square::H8), Some(two_byte::SLOTS - 1));
 /// ```
-pub fn two_byte_slot(
-    king: Square,
-    bishop: Square,
-    knight: Square,
-    black_king: Square,
-) -> Option<usize> {
+pub fn slot(king: Square, bishop: Square, knight: Square, black_king: Square) -> Option<usize> {
     if !bishop.is_light() {
         return None;
     }
@@ -65,7 +74,7 @@ pub fn two_byte_slot(
 }
 
 /// The light square whose half is `half` (`0..32`): the inverse of `bishop / 2`.
-pub fn light_square_of_half(half: usize) -> Square {
+fn light_square_of_half(half: usize) -> Square {
     let rank = half / 4;
     // Light squares have odd x + y: odd files on even ranks, even files on odd ranks.
     Square::new_masked((2 * half + (1 - rank % 2)) as u8)
@@ -80,78 +89,82 @@ fn piece_code(role: Role) -> u8 {
     }
 }
 
-impl Table {
-    /// The table in the two-byte-slot format (KBNK only): White to move, light-squared bishop,
-    /// the best move of every won slot (see `two_byte.rs` for the
-    /// layout).
-    /// Among equally fast mates the king's moves come first, then the bishop's, then the
-    /// knight's, each by ascending target square.
-    pub fn export_two_byte(&self) -> Result<Vec<u8>, TwoByteError> {
-        if self.material() != Material::KBNK {
-            return Err(TwoByteError::NotKbnk(self.material()));
-        }
-        let black = self.black_slots();
-        let mut out = vec![0u8; TWO_BYTE_LEN];
-        // (piece code, target, successor's slot base, symmetry, squares the move needs free)
-        let mut moves: Vec<(u8, u8, usize, Symmetry, u64)> = Vec::with_capacity(40);
-        for king in Square::ALL {
-            for half in 0..32 {
-                let bishop = light_square_of_half(half);
-                for knight in Square::ALL {
-                    let occ = Bitboard::from_square(king).with(bishop).with(knight);
-                    if occ.count() < 3 {
-                        continue;
-                    }
-                    let attacked = king_attacks(king).0
-                        | bishop_attacks(bishop, occ).0
-                        | knight_attacks(knight).0;
-                    let valid = !occ.0 & !attacked;
-                    moves.clear();
-                    let mut add =
-                        |code, from: Square, to: Square, k: Square, b: Square, n: Square| {
-                            let sym = Symmetry::to_triangle(k as u8);
-                            let (c, _) = locate(k as u8, &[b as u8, n as u8], 0);
-                            let free = !between(from, to).0;
-                            moves.push((code, to as u8, c * 64, sym, free));
+/// The moves to mate of a Black-to-move code with Black lost (`2N + 1`: mated after `N` White
+/// moves, so White mates in `N + 1` from the position before), `None` otherwise.
+fn white_moves_after(code: u8) -> Option<u8> {
+    (code % 2 == 1).then_some(code / 2 + 1)
+}
+
+/// KBNvK's table in the two-byte-slot format: White to move, light-squared bishop, the best
+/// move of every won slot (see the module's documentation for the layout). Among equally fast
+/// mates the king's moves come first, then the bishop's, then the knight's, each by ascending
+/// target square.
+pub fn export(kbnvk: &Solution) -> Result<Vec<u8>, Error> {
+    let men = kbnvk.men();
+    if men.to_string() != "KBNvK" {
+        return Err(Error::NotKbnvk(men));
+    }
+    let mut out = vec![0u8; LEN];
+    // (piece code, target, successor's config, symmetry, squares the move needs free)
+    let mut moves: Vec<(u8, u8, usize, Symmetry, u64)> = Vec::with_capacity(40);
+    for king in Square::ALL {
+        for half in 0..32 {
+            let bishop = light_square_of_half(half);
+            for knight in Square::ALL {
+                let occ = Bitboard::from_square(king).with(bishop).with(knight);
+                if occ.count() < 3 {
+                    continue;
+                }
+                let attacked =
+                    king_attacks(king).0 | bishop_attacks(bishop, occ).0 | knight_attacks(knight).0;
+                let valid = !occ.0 & !attacked;
+                moves.clear();
+                // The frame's order of men: the bishop, then the knight.
+                let mut add = |code, from: Square, to: Square, k: Square, b: Square, n: Square| {
+                    let (config, sym) = kbnvk.locate(k as u8, &[b as u8, n as u8]);
+                    let free = !between(from, to).0 & !(1u64 << to as u8);
+                    moves.push((code, to as u8, config, sym, free));
+                };
+                for to in king_attacks(king) & !occ {
+                    add(piece_code(Role::King), king, to, to, bishop, knight);
+                }
+                for to in bishop_attacks(bishop, occ) & !occ {
+                    add(piece_code(Role::Bishop), bishop, to, king, to, knight);
+                }
+                for to in knight_attacks(knight) & !occ {
+                    add(piece_code(Role::Knight), knight, to, king, bishop, to);
+                }
+                let base = ((king.index() * 32 + half) * 64 + knight.index()) * 64;
+                for bk in Bitboard(valid) {
+                    let b = bk as u8;
+                    let mut best: Option<(u8, u8, u8)> = None;
+                    for &(code, to, config, sym, free) in &moves {
+                        if free >> b & 1 == 0 {
+                            continue;
+                        }
+                        let after = kbnvk.value(Color::Black, config, sym.apply(b));
+                        let Some(v) = after.and_then(white_moves_after) else {
+                            continue;
                         };
-                    for to in king_attacks(king) & !occ {
-                        add(piece_code(Role::King), king, to, to, bishop, knight);
-                    }
-                    for to in bishop_attacks(bishop, occ) & !occ {
-                        add(piece_code(Role::Bishop), bishop, to, king, to, knight);
-                    }
-                    for to in knight_attacks(knight) & !occ {
-                        add(piece_code(Role::Knight), knight, to, king, bishop, to);
-                    }
-                    let base = ((king.index() * 32 + half) * 64 + knight.index()) * 64;
-                    for bk in Bitboard(valid) {
-                        let b = bk as u8;
-                        let mut best: Option<(u8, u8, u8)> = None;
-                        for &(code, to, slot, sym, free) in &moves {
-                            if free >> b & 1 == 0 {
-                                continue;
-                            }
-                            let v = black[slot + sym.apply(b) as usize];
-                            if v != 0 && best.is_none_or(|(bv, _, _)| v < bv) {
-                                best = Some((v, code, to));
-                            }
+                        if best.is_none_or(|(bv, _, _)| v < bv) {
+                            best = Some((v, code, to));
                         }
-                        if let Some((v, code, to)) = best {
-                            let slot = base + bk.index();
-                            out[2 * slot] = v;
-                            out[2 * slot + 1] = code << 6 | to;
-                        }
+                    }
+                    if let Some((v, code, to)) = best {
+                        let slot = base + bk.index();
+                        out[2 * slot] = v;
+                        out[2 * slot + 1] = code << 6 | to;
                     }
                 }
             }
         }
-        Ok(out)
     }
+    Ok(out)
 }
 
 /// One slot of a two-byte-slot file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct TwoByteEntry {
+pub struct Entry {
     /// Moves to mate (0: unknown).
     pub moves: u8,
     /// The piece to move (`None` when `moves` is 0).
@@ -161,35 +174,29 @@ pub struct TwoByteEntry {
 }
 
 /// A file in the two-byte-slot format, read whole.
-pub struct TwoByteFile {
+pub struct Table {
     bytes: Vec<u8>,
 }
 
-impl TwoByteFile {
+impl Table {
     /// Checks the length and keeps the bytes.
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<TwoByteFile, TwoByteError> {
-        if bytes.len() != TWO_BYTE_LEN {
-            return Err(TwoByteError::Length(bytes.len()));
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Table, Error> {
+        if bytes.len() != LEN {
+            return Err(Error::Length(bytes.len()));
         }
-        Ok(TwoByteFile { bytes })
+        Ok(Table { bytes })
     }
 
     /// The slot of a White-to-move placement, with either bishop colour (a dark-squared bishop
     /// is mirrored `x -> 7 - x` in and out).
-    pub fn entry(
-        &self,
-        king: Square,
-        bishop: Square,
-        knight: Square,
-        black_king: Square,
-    ) -> TwoByteEntry {
+    pub fn entry(&self, king: Square, bishop: Square, knight: Square, black_king: Square) -> Entry {
         let mirror = if bishop.is_light() {
             Symmetry::IDENTITY
         } else {
             Symmetry::MIRROR_FILES
         };
         let m = |s: Square| Square::new_masked(mirror.apply(s as u8));
-        let slot = two_byte_slot(m(king), m(bishop), m(knight), m(black_king))
+        let slot = slot(m(king), m(bishop), m(knight), m(black_king))
             .expect("mirroring makes the bishop light-squared");
         let (moves, code) = (self.bytes[2 * slot], self.bytes[2 * slot + 1]);
         let role = match code >> 6 {
@@ -198,7 +205,7 @@ impl TwoByteFile {
             3 => Some(Role::Knight),
             _ => None,
         };
-        TwoByteEntry {
+        Entry {
             moves,
             role,
             to: m(Square::new_masked(code & 63)),

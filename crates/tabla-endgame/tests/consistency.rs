@@ -1,21 +1,20 @@
 //! Whole-table consistency, checked with `tabla`'s own legal move generator (independent of the
-//! generator's move logic): every value must follow from the values one move later.
+//! generator's move logic): every value must follow from the values one move later, in every
+//! slot of KBNvK, KQvK and KRvK. (`tests/solve.rs` checks a sample of every table of up to four
+//! men the same way.)
 
-use std::sync::LazyLock;
-use tabla::{Board, CastlingRights, Color, Piece, Position, Role, Setup, Square, Validation};
-use tabla_endgame::{Dtm, Material, Table, generate};
-
-static KBNK: LazyLock<Table> = LazyLock::new(|| generate(Material::KBNK, &mut |_| {}));
+use tabla::{Color, Position};
+use tabla_endgame::{Dtm, Men, Solved};
 
 /// Checks one position against its moves; returns a description of the first problem.
-fn check(table: &Table, pos: &Position) -> Result<(), String> {
-    let dtm = table.dtm(pos).map_err(|e| e.to_string())?;
+fn check(table: &Solved, pos: &Position) -> Result<(), String> {
+    let dtm = table.dtm(pos).ok_or("not solved")?;
     let moves = pos.legal_moves();
     let mut next = pos.clone();
     let mut after = Vec::with_capacity(moves.len());
     for &mv in &moves {
         next.play(mv).expect("a legal move");
-        after.push(table.dtm(&next).map_err(|e| e.to_string())?);
+        after.push(table.dtm(&next).ok_or("not solved")?);
         next.undo();
     }
     let fail = |why: &str| Err(format!("{} is {dtm}: {why}", pos.to_fen()));
@@ -65,58 +64,23 @@ fn check(table: &Table, pos: &Position) -> Result<(), String> {
     Ok(())
 }
 
-/// Every legal position of the table's material with White (the stronger side) in the triangle
-/// frame — one per slot of the index, so every stored value is checked — validated strictly by
-/// `tabla`. Work is split over two threads by configuration.
-fn check_all(table: &Table) -> (u64, Vec<String>) {
-    let material = table.material();
-    let roles = material.pieces().to_vec();
-    let n = roles.len();
-    // The documented index: the king on one of the triangle's ten squares, then 64 squares a
-    // piece (configuration = triangle * 64^n + piece[0] * 64^(n-1) + ...).
-    const TRIANGLE: [u8; 10] = [0, 1, 2, 3, 9, 10, 11, 18, 19, 27];
-    let configs = TRIANGLE.len() << (6 * n);
-    let run = |part: usize| {
+/// Every slot of `men`'s table (each placement once up to symmetry), both sides to move, each
+/// legal position checked; the slots shared over two threads.
+fn check_all(solved: &Solved, men: Men) -> (u64, Vec<String>) {
+    let layout = solved.get(men).expect("solved").layout();
+    let run = |part: u64| {
         let mut checked = 0u64;
         let mut problems = Vec::new();
-        let mut pieces = [0u8; 2];
-        for c in (part..configs).step_by(2) {
-            for (i, p) in pieces[..n].iter_mut().enumerate() {
-                *p = (c >> (6 * (n - 1 - i)) & 63) as u8;
-            }
-            let king = TRIANGLE[c >> (6 * n)];
-            for bare in 0..64u8 {
-                for turn in [Color::White, Color::Black] {
-                    let mut board = Board::empty();
-                    let mut squares = vec![king, bare];
-                    squares.extend_from_slice(&pieces[..n]);
-                    squares.sort_unstable();
-                    squares.dedup();
-                    if squares.len() != n + 2 {
-                        continue;
-                    }
-                    board.set(sq(king), Some(Piece::new(Color::White, Role::King)));
-                    board.set(sq(bare), Some(Piece::new(Color::Black, Role::King)));
-                    for (&role, &p) in roles.iter().zip(&pieces[..n]) {
-                        board.set(sq(p), Some(Piece::new(Color::White, role)));
-                    }
-                    let setup = Setup {
-                        board,
-                        turn,
-                        castling: CastlingRights::NONE,
-                        ep_square: None,
-                        halfmoves: 0,
-                        fullmoves: 1,
-                    };
-                    let Ok(pos) = Position::from_setup(setup, Validation::Strict) else {
-                        continue;
-                    };
-                    checked += 1;
-                    if let Err(e) = check(table, &pos)
-                        && problems.len() < 10
-                    {
-                        problems.push(e);
-                    }
+        for slot in (part..layout.size()).step_by(2) {
+            for turn in [Color::White, Color::Black] {
+                let Some(pos) = layout.position(slot, turn) else {
+                    continue;
+                };
+                checked += 1;
+                if let Err(e) = check(solved, &pos)
+                    && problems.len() < 10
+                {
+                    problems.push(e);
                 }
             }
         }
@@ -132,27 +96,17 @@ fn check_all(table: &Table) -> (u64, Vec<String>) {
     (a.0 + b.0, problems)
 }
 
-fn sq(index: u8) -> Square {
-    Square::new_masked(index)
-}
-
 #[test]
-fn kbnk_every_value_follows_from_the_next_move() {
-    let (checked, problems) = check_all(&KBNK);
-    assert!(problems.is_empty(), "{problems:#?}");
-    // 40,960 configurations of the index, both sides to move: over three million positions.
-    assert!(checked > 3_000_000, "only {checked} positions checked");
-}
-
-#[test]
-fn kqk_and_krk_every_value_follows_from_the_next_move() {
-    for material in [Material::KQK, Material::KRK] {
-        let table = generate(material, &mut |_| {});
-        let (checked, problems) = check_all(&table);
-        assert!(problems.is_empty(), "{material}: {problems:#?}");
+fn kbnvk_kqvk_and_krvk_every_value_follows_from_the_next_move() {
+    let mut solved = Solved::new();
+    for (name, at_least) in [("KBNvK", 3_000_000), ("KQvK", 30_000), ("KRvK", 30_000)] {
+        let men: Men = name.parse().expect("men");
+        solved.solve(men).expect("solve");
+        let (checked, problems) = check_all(&solved, men);
+        assert!(problems.is_empty(), "{name}: {problems:#?}");
         assert!(
-            checked > 10_000,
-            "{material}: only {checked} positions checked"
+            checked > at_least,
+            "{name}: only {checked} positions checked"
         );
     }
 }

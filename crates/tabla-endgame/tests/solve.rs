@@ -1,18 +1,14 @@
 //! The general solver (`Solved`), checked without trusting it: every value against the best of
 //! its legal moves as tabla's own move generator plays them (en passant included), the published
-//! longest mates, and KBNvK against the KBNK table of the specialised generator.
+//! longest mates. (`tests/kbnvk.rs` checks KBNvK against published figures.)
 
 use tabla::{Color, Position};
-use tabla_endgame::{Dtm, Material, Men, Solved, Tablebase, TbError, build, generate};
+use tabla_endgame::{Dtm, Men, Solved, Tablebase, TbError, build};
 
 /// Checks the slots `step` apart of `men`'s table: each legal position's value is the best over
 /// its legal moves (tabla's generator) of the value after the move, mates and stalemates as the
 /// rules say; and every `files`th of them answers the same from the table files. Returns the
 /// positions checked.
-fn check_table(solved: &Solved, men: Men, step: usize) -> u64 {
-    check_table_and_files(solved, None, men, step)
-}
-
 fn check_table_and_files(
     solved: &Solved,
     files: Option<(&Tablebase, u64)>,
@@ -23,13 +19,11 @@ fn check_table_and_files(
     let mut checked = 0;
     for slot in (0..layout.size()).step_by(step) {
         for turn in [Color::White, Color::Black] {
-            let Some(fen) = layout.fen(slot, turn) else {
+            // None when illegal with this side to move (the other king in check).
+            let Some(pos) = layout.position(slot, turn) else {
                 continue;
             };
-            // Illegal with this side to move (the other king in check): tabla refuses it.
-            let Ok(pos) = Position::from_fen(&fen) else {
-                continue;
-            };
+            let fen = pos.to_fen();
             let got = solved.dtm(&pos).expect("a solved ending");
             let moves = pos.legal_moves();
             let want = if moves.is_empty() {
@@ -74,7 +68,7 @@ fn every_ending_of_up_to_four_men_is_consistent_and_gives_the_published_longest_
     // KQKR 35 (Wikipedia's "Endgame tablebase"; the Nalimov and Gaviota tables).
     for (name, moves) in [("KPvK", 28), ("KQvK", 10), ("KRvK", 16), ("KQvKR", 35)] {
         let men: Men = name.parse().expect("men");
-        let (plies, _) = solved
+        let plies = solved
             .get(men)
             .expect("solved")
             .longest_win(Color::White)
@@ -112,35 +106,4 @@ fn every_ending_of_up_to_four_men_is_consistent_and_gives_the_published_longest_
         checked += check_table_and_files(&solved, Some((&tb, 50)), men, step);
     }
     assert!(checked > 1_000_000, "{checked}");
-}
-
-#[test]
-fn kbn_against_the_bare_king_equals_the_specialised_generators_table() {
-    let mut solved = Solved::new();
-    let men: Men = "KBNvK".parse().expect("men");
-    solved.solve(men).expect("solve");
-    let kbnk = generate(Material::KBNK, &mut |_| {});
-    let layout = solved.get(men).expect("solved").layout().clone();
-    let mut compared = 0;
-    for slot in (0..layout.size()).step_by(3) {
-        for turn in [Color::White, Color::Black] {
-            let Some(fen) = layout.fen(slot, turn) else {
-                continue;
-            };
-            let Ok(pos) = Position::from_fen(&fen) else {
-                continue;
-            };
-            let want = kbnk.probe(&pos).expect("probe").dtm;
-            assert_eq!(solved.dtm(&pos), Some(want), "{fen}");
-            compared += 1;
-        }
-    }
-    assert!(compared > 100_000, "{compared}");
-    let (plies, _) = solved
-        .get(men)
-        .expect("solved")
-        .longest_win(Color::White)
-        .expect("a win");
-    assert_eq!(plies, 65, "KBNK: mate in 33");
-    check_table(&solved, men, 29);
 }

@@ -39,7 +39,7 @@
 //! the other again; the [`tuning`] module holds what the two tools need.
 //!
 //! Exact endgame knowledge plugs in through [`EndgameOracle`]; [`EndgameTables`] provides it from
-//! `tabla-endgame`'s KBNK (and KQK, KRK) tables and, when given one, a tablebase directory of
+//! `tabla-endgame`'s KBNvK, KQvK and KRvK tables (solved in memory) and, when given one, a tablebase directory of
 //! every ending of up to five men, honouring the fifty-move rule ([`OracleValue::in_time`]).
 //! `tabla bench` searches without any of them, so that its node count does not depend on which
 //! tables are installed.

@@ -1,5 +1,5 @@
 //! The plug for exact endgame knowledge: a table that knows the distance to mate of some positions
-//! (KBNK from `tabla-endgame`, or any other) lets the search play them perfectly.
+//! (KBNvK from `tabla-endgame`, or any other) lets the search play them perfectly.
 
 use crate::score::{DRAW, Value, mate_in, mated_in};
 use tabla::Position;

@@ -1,7 +1,7 @@
-//! Exact endgame tables from `tabla-endgame` as the search's [`EndgameOracle`]: the specialised
-//! tables held in memory (KBNK, KQK, KRK: a probe is a few dozen nanoseconds) and, when one is
-//! given, a [`Tablebase`] directory of table files for every ending of up to five men built with
-//! `tabla tb build`. Positions are played perfectly: the fastest mate for the winner and the
+//! Exact endgame tables from `tabla-endgame` as the search's [`EndgameOracle`]: endings solved in
+//! memory at start (KBNvK, KQvK and KRvK, with the endings they lead to: a probe is a fraction of
+//! a microsecond) and, when one is given, a [`Tablebase`] directory of table files for every
+//! ending of up to five men built with `tabla tb build`. Positions are played perfectly: the fastest mate for the winner and the
 //! longest defence for the loser.
 //!
 //! A tablebase probe may decode a block of its file, so the tablebase is asked about the root,
@@ -14,43 +14,50 @@ use crate::oracle::{EndgameOracle, OracleValue};
 use std::path::Path;
 use std::sync::Arc;
 use tabla::Position;
-use tabla_endgame::{Dtm, Material, Table, Tablebase, default_tablebase_dir, generate};
+use tabla_endgame::{Dtm, Men, Solved, Tablebase, default_tablebase_dir};
 
-/// A set of distance-to-mate tables, asked in turn.
+/// Distance-to-mate tables: endings solved in memory, then a tablebase's files.
 pub struct EndgameTables {
-    tables: Vec<Table>,
+    solved: Solved,
     tablebase: Option<Arc<Tablebase>>,
     max_men: u32,
 }
 
+/// The endings [`EndgameTables::standard`] solves.
+const STANDARD: [&str; 3] = ["KBNvK", "KQvK", "KRvK"];
+
 impl EndgameTables {
-    /// The given tables.
-    pub fn new(tables: Vec<Table>) -> EndgameTables {
-        let max_men = tables
+    /// The endings solved in `solved`.
+    pub fn new(solved: Solved) -> EndgameTables {
+        let max_men = solved
+            .endings()
             .iter()
-            .map(|t| t.material().pieces().len() as u32 + 2)
+            .map(|m| m.total() as u32)
             .max()
             .unwrap_or(0);
         EndgameTables {
-            tables,
+            solved,
             tablebase: None,
             max_men,
         }
     }
 
-    /// Generates the tables of `materials` (KBNK takes about a fifth of a second).
-    pub fn generate(materials: &[Material]) -> EndgameTables {
-        EndgameTables::new(
-            materials
-                .iter()
-                .map(|&m| generate(m, &mut |_| {}))
-                .collect(),
-        )
+    /// KBNvK, KQvK and KRvK (and KBvK and KNvK, where KBNvK's captures lead), solved in memory
+    /// (about a quarter of a second).
+    pub fn standard() -> EndgameTables {
+        let mut solved = Solved::new();
+        for name in STANDARD {
+            if let Ok(men) = name.parse::<Men>() {
+                // Four men at most: solving cannot fail.
+                let _ = solved.solve(men);
+            }
+        }
+        EndgameTables::new(solved)
     }
 
-    /// KBNK, KQK and KRK.
-    pub fn standard() -> EndgameTables {
-        EndgameTables::generate(&[Material::KBNK, Material::KQK, Material::KRK])
+    /// The endings solved in memory.
+    pub fn solved(&self) -> &Solved {
+        &self.solved
     }
 
     /// [`EndgameTables::standard`] and the tablebase in `dir` (by default
@@ -101,7 +108,10 @@ impl EndgameOracle for EndgameTables {
     }
 
     fn probe(&self, pos: &Position, ply: usize) -> Option<OracleValue> {
-        if let Some(dtm) = self.tables.iter().find_map(|t| t.dtm(pos).ok()) {
+        // Two kings alone: the search sees the draw by itself (insufficient material).
+        if pos.board().pieces().count() > 2
+            && let Some(dtm) = self.solved.dtm(pos)
+        {
             return Some(oracle_value(dtm));
         }
         let tablebase = self.tablebase.as_deref()?;

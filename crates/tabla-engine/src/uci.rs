@@ -128,7 +128,7 @@ pub fn run_with_tables<R: BufRead, W: Write + Send>(
         .map_err(|_| io::Error::other("output lock poisoned"))
 }
 
-/// Runs the UCI loop on standard input and output, with the KBNK, KQK and KRK tables and the
+/// Runs the UCI loop on standard input and output, with the KBNvK, KQvK and KRvK tables and the
 /// tablebase of the default directory (`tabla tb build`'s), when there is one.
 pub fn run_stdio() -> io::Result<()> {
     let stdin = io::stdin();

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 use tabla::Position;
-use tabla_endgame::{Dtm, Men, Tablebase, build};
+use tabla_endgame::{Dtm, Men, Solved, Tablebase, build};
 use tabla_engine::{Control, EndgameTables, Engine, Limits, Score};
 
 /// KQvKR (and KQvK, KRvK) built into a temporary directory, as the engine's only tables.
@@ -14,7 +14,7 @@ fn engine_with_kqkr() -> (tempfile::TempDir, Tablebase, Engine) {
     build(dir.path(), &[men], 2, &|_| {}).expect("build");
     let tablebase = Tablebase::open(dir.path()).expect("open");
     let mut engine = Engine::new();
-    let oracle = EndgameTables::new(Vec::new())
+    let oracle = EndgameTables::new(Solved::new())
         .with_tablebase(Arc::new(Tablebase::open(dir.path()).expect("open")));
     engine.set_oracle(Some(Arc::new(oracle)));
     (dir, tablebase, engine)

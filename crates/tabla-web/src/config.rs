@@ -1,5 +1,5 @@
-//! What `tabla serve` can be told: where to listen, how large a PGN may be, where the KBNK
-//! table and the other endgame tables live, the sample game, the game database, the engine.
+//! What `tabla serve` can be told: where to listen, how large a PGN may be, where the endgame
+//! tables live, the sample game, the game database, the engine.
 
 use crate::sample::SAMPLE_PGN;
 use std::path::PathBuf;
@@ -9,8 +9,8 @@ use tabla_review::EngineSpec;
 /// `/api/pgn/game`): 16 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
 
-/// The server's settings; [`Default`] gives `127.0.0.1:8080`, a 16 MiB body limit, the KBNK
-/// table at [`tabla_endgame::default_path`], the endgame tables in
+/// The server's settings; [`Default`] gives `127.0.0.1:8080`, a 16 MiB body limit, the endgame
+/// tables in
 /// [`tabla_endgame::default_tablebase_dir`], the built-in sample game and no game database.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
@@ -20,11 +20,9 @@ pub struct ServeConfig {
     pub port: u16,
     /// The largest body of the PGN routes in bytes; a larger one gets 413.
     pub body_limit: usize,
-    /// The KBNK table file; `None` for the default place. Built and written there when missing.
-    pub kbnk_path: Option<PathBuf>,
     /// The directory of the endgame tables of up to five men (made by `tabla tb build`) behind
     /// `GET /api/tb`; `None` for `tabla tb`'s default. A missing or empty directory holds no
-    /// tables (KBNK is still answered, from the KBNK table).
+    /// tables (KBNvK is still answered: the server solves it in memory at start).
     pub tb_dir: Option<PathBuf>,
     /// The PGN the browser shows before the user loads one.
     pub sample_pgn: String,
@@ -42,7 +40,6 @@ impl Default for ServeConfig {
             host: "127.0.0.1".to_owned(),
             port: 8080,
             body_limit: DEFAULT_BODY_LIMIT,
-            kbnk_path: None,
             tb_dir: None,
             sample_pgn: SAMPLE_PGN.to_owned(),
             db: None,

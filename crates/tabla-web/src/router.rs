@@ -4,7 +4,7 @@ use crate::api_error::ApiError;
 #[cfg(feature = "db")]
 use crate::db_review;
 use crate::state::AppState;
-use crate::{analyse, assets, db, kbnk, pgn, pgn_game, pgn_index, position, review, suggest, tb};
+use crate::{analyse, assets, db, pgn, pgn_game, pgn_index, position, review, suggest, tb};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -15,7 +15,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/position", get(position::position))
         .route("/api/play", get(position::play))
-        .route("/api/kbnk", get(kbnk::kbnk))
+        .route("/api/kbnk", get(tb::kbnk))
         .route("/api/tb", get(tb::tb))
         .route("/api/suggest", get(suggest::suggest))
         .route("/api/engine", get(analyse::engine))

@@ -1,5 +1,4 @@
-//! Starting the server: the game database, the KBNK table, the endgame tables, the listener,
-//! shutdown on Ctrl-C.
+//! Starting the server: the game database, the endgame tables, the listener, shutdown on Ctrl-C.
 
 use crate::config::ServeConfig;
 use crate::engine::{EngineSlot, EngineSuggester};
@@ -10,34 +9,13 @@ use crate::router::router;
 use crate::state::AppState;
 use crate::tb_dir::TbDir;
 use anyhow::Context as _;
-use std::path::Path;
 use std::sync::Arc;
-use tabla_endgame::{
-    Material, Opened, Table, default_path, default_tablebase_dir, generate, open_or_build,
-};
+use tabla_endgame::{Solved, default_tablebase_dir};
 use tabla_engine::{EndgameOracle, EndgameTables};
 
-/// Reads the KBNK table from `path` (the default place when `None`), generating and writing it
-/// when the file does not exist. When it cannot be read or written (a damaged file, a folder
-/// without write permission), the table is generated in memory and the returned note says why.
-pub fn load_kbnk(path: Option<&Path>) -> (Table, String) {
-    let path = path.map_or_else(|| default_path(Material::KBNK), Path::to_path_buf);
-    match open_or_build(&path, Material::KBNK, &mut |_| {}) {
-        Ok((table, Opened::Read)) => (table, format!("KBNK table read from {}", path.display())),
-        Ok((table, Opened::Built)) => (
-            table,
-            format!("KBNK table built and written to {}", path.display()),
-        ),
-        Err(e) => (
-            generate(Material::KBNK, &mut |_| {}),
-            format!("KBNK table generated in memory ({}: {e})", path.display()),
-        ),
-    }
-}
-
-/// Runs `tabla serve`: opens the game database (when given: an error if it is not one), loads
-/// (or builds) the KBNK table, opens the endgame tables' directory (an error if a table file in
-/// it is damaged), listens on `host:port` and serves the API and the front end until
+/// Runs `tabla serve`: opens the game database (when given: an error if it is not one), solves
+/// KBNvK in memory (for `/api/kbnk` and `/api/tb` when the directory has no file for it), opens
+/// the endgame tables' directory (an error if a table file in it is damaged), listens on `host:port` and serves the API and the front end until
 /// Ctrl-C. Prints the address to stderr.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     // The database first: a wrong --db fails at once, not after the tables are built.
@@ -58,25 +36,34 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     if let Some(dir) = &config.db {
         anyhow::bail!("--db {}: {}", dir.display(), crate::db::WITHOUT_DB);
     }
-    let kbnk_path = config.kbnk_path.clone();
-    let (table, note) = tokio::task::spawn_blocking(move || load_kbnk(kbnk_path.as_deref()))
-        .await
-        .context("loading the KBNK table")?;
-    eprintln!("{note}");
+    // KBNvK (with KBvK and KNvK) answered without a file; every other ending from the
+    // directory's files only.
+    let kbnvk = tokio::task::spawn_blocking(|| {
+        let mut solved = Solved::new();
+        "KBNvK"
+            .parse()
+            .map(|men| solved.solve(men).map(|()| solved))
+    })
+    .await
+    .context("solving KBNvK")?
+    .context("solving KBNvK")?
+    .context("solving KBNvK")?;
     let (tb_dir, default) = match config.tb_dir.clone() {
         Some(dir) => (dir, false),
         None => (default_tablebase_dir(), true),
     };
     let shown = tb_dir.display().to_string();
-    let tb = tokio::task::spawn_blocking(move || TbDir::open(&tb_dir, default))
+    let tb = tokio::task::spawn_blocking(move || TbDir::open(&tb_dir, default, &kbnvk))
         .await
         .context("opening the endgame tables")?
         .with_context(|| format!("opening the endgame tables in {shown}"))?;
-    eprintln!("endgame tables: {} endings in {shown}", tb.endings());
-    let mut state = AppState::new(Arc::new(table));
-    state.tb = Arc::new(tb);
-    // The engine plays KBNK, KQK and KRK endings exactly (the tables take under a second), and
-    // every ending whose table the directory holds at start.
+    eprintln!(
+        "endgame tables: {} endings ({shown}, and KBNvK solved in memory)",
+        tb.endings()
+    );
+    let mut state = AppState::new(tb);
+    // The engine plays KBNvK, KQvK and KRvK endings exactly (solved in memory in under a
+    // second), and every ending whose table the directory holds at start.
     let tables = tokio::task::spawn_blocking(EndgameTables::standard)
         .await
         .context("generating the engine's endgame tables")?

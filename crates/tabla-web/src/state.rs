@@ -9,16 +9,14 @@ use crate::review_places::GameReviews;
 use crate::sample::SAMPLE_PGN;
 use crate::tb_dir::TbDir;
 use std::sync::Arc;
-use tabla_endgame::Table;
 use tokio::sync::Semaphore;
 
-/// The application's shared state: the KBNK table, the endgame tables, the sample game, the limits, the engines and
-/// the game database.
+/// The application's shared state: the endgame tables, the sample game, the limits, the engines
+/// and the game database.
 #[derive(Clone)]
 pub struct AppState {
-    /// The KBNK solution base.
-    pub kbnk: Arc<Table>,
-    /// The endgame tables of up to five men behind `GET /api/tb` (`tabla serve --tb-dir`).
+    /// The endgame tables of up to five men behind `GET /api/tb` and `GET /api/kbnk` (`tabla
+    /// serve --tb-dir`, and KBNvK solved in memory).
     pub tb: Arc<TbDir>,
     /// The PGN served by `GET /api/sample`.
     pub sample_pgn: Arc<str>,
@@ -38,15 +36,13 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A state over a KBNK table, without other endgame tables ([`TbDir::none`]), with the
-    /// built-in sample, the default body limit and the engine
-    /// (without endgame tables; [`serve`](crate::serve) gives it KBNK, KQK and KRK), reviews
-    /// with `tabla review`'s evaluation cache ([`GameReviews::in_data_dir`]), and no game
-    /// database.
-    pub fn new(kbnk: Arc<Table>) -> AppState {
+    /// A state over endgame tables `tb`, with the built-in sample, the default body limit and
+    /// the engine (without endgame tables; [`serve`](crate::serve) gives it KBNvK, KQvK and
+    /// KRvK), reviews with `tabla review`'s evaluation cache ([`GameReviews::in_data_dir`]), and
+    /// no game database.
+    pub fn new(tb: TbDir) -> AppState {
         AppState {
-            kbnk,
-            tb: Arc::new(TbDir::none()),
+            tb: Arc::new(tb),
             sample_pgn: Arc::from(SAMPLE_PGN),
             body_limit: DEFAULT_BODY_LIMIT,
             pgn_permits: Arc::new(Semaphore::new(2)),

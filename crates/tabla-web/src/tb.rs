@@ -1,8 +1,8 @@
-//! `GET /api/tb`: the endgame tables (up to five men) for one position, as `/api/kbnk` answers
-//! KBNK, plus the ending's name.
+//! `GET /api/tb`: the endgame tables (up to five men) for one position, and `GET /api/kbnk`, its
+//! alias for king, bishop and knight against a king.
 
 use crate::api_error::{ApiError, MissingTable};
-use crate::kbnk::{KbnkJson, describe_probe};
+use crate::probe_json::{ProbeJson, describe_probe};
 use crate::query::{Params, fen_param};
 use crate::state::AppState;
 use crate::tb_dir::TbDir;
@@ -10,15 +10,16 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Serialize;
-use tabla::{CastlingRights, Position};
-use tabla_endgame::{MAX_MEN, Material, Men, Probe, Table, TbError};
+use tabla::Role;
+use tabla::{CastlingRights, Color, Position};
+use tabla_endgame::{MAX_MEN, Men, Probe, TbError};
 
-/// The answer of `GET /api/tb`: the object of `GET /api/kbnk` and the ending.
+/// The answer of `GET /api/tb`: the position's and its moves' values, and the ending.
 #[derive(Serialize, Debug)]
 pub struct TbJson {
     /// The value of the position and of every move.
     #[serde(flatten)]
-    pub probe: KbnkJson,
+    pub probe: ProbeJson,
     /// The men on the board, White's first: `KQvKR`, `KvKBN`.
     pub material: String,
 }
@@ -35,10 +36,10 @@ pub fn describe_tb(pos: &Position, men: Men, probe: Probe) -> TbJson {
 /// `GET /api/tb?fen=F`: 400 for a FEN that is not a legal position; 422 for a position the
 /// tables do not hold (more than five men, castling rights), and 422 with `missing` (the ending
 /// as built) and `command` (how to build it) when its table is not in the server's directory.
-/// KBNK positions are answered from the KBNK table when the directory has no KBNvK.
+/// KBNvK is answered without a file: the server solves it in memory at start.
 pub async fn tb(State(state): State<AppState>, params: Params) -> Result<Json<TbJson>, ApiError> {
     let pos = fen_param(&params)?;
-    tokio::task::spawn_blocking(move || answer(&state.tb, &state.kbnk, &pos))
+    tokio::task::spawn_blocking(move || answer(&state.tb, &pos))
         .await
         .map_err(|e| {
             ApiError::new(
@@ -49,10 +50,48 @@ pub async fn tb(State(state): State<AppState>, params: Params) -> Result<Json<Tb
         .map(Json)
 }
 
+/// `GET /api/kbnk?fen=F`: `/api/tb`'s answer without the ending's name, for king, bishop and
+/// knight against a king and the endings a capture leads to (KBvK, KNvK); 400 for a FEN that is
+/// not a legal position, 422 for other men.
+pub async fn kbnk(
+    State(state): State<AppState>,
+    params: Params,
+) -> Result<Json<ProbeJson>, ApiError> {
+    let pos = fen_param(&params)?;
+    if !Men::of(&pos).is_ok_and(within_kbnvk) {
+        return Err(unprocessable(
+            &"the position is not king, bishop and knight against a bare king (KBNvK); \
+              /api/tb answers every ending of up to five men",
+        ));
+    }
+    let answer = tokio::task::spawn_blocking(move || answer(&state.tb, &pos))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the probe failed: {e}"),
+            )
+        })??;
+    Ok(Json(answer.probe))
+}
+
+/// Whether the men are KBNvK's (either colours) or fewer of them.
+fn within_kbnvk(men: Men) -> bool {
+    let (men, _) = men.canonical();
+    [Role::Queen, Role::Rook, Role::Pawn]
+        .iter()
+        .all(|&r| men.count(Color::White, r) == 0)
+        && men.count(Color::White, Role::Bishop) <= 1
+        && men.count(Color::White, Role::Knight) <= 1
+        && men.roles(Color::Black).is_empty()
+}
+
+fn unprocessable(e: &dyn std::fmt::Display) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
+}
+
 /// The answer for a legal position.
-pub fn answer(tb: &TbDir, kbnk: &Table, pos: &Position) -> Result<TbJson, ApiError> {
-    let unprocessable =
-        |e: &dyn std::fmt::Display| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string());
+pub fn answer(tb: &TbDir, pos: &Position) -> Result<TbJson, ApiError> {
     let count = pos.board().pieces().count();
     if count > MAX_MEN {
         return Err(unprocessable(&TbError::TooMany(count)));
@@ -63,11 +102,6 @@ pub fn answer(tb: &TbDir, kbnk: &Table, pos: &Position) -> Result<TbJson, ApiErr
     let men = Men::of(pos).map_err(|e| unprocessable(&e))?;
     let ending = men.canonical().0;
     let mut tables = tb.tables();
-    let is_kbnk = matches!(Material::of_position(pos), Ok((Material::KBNK, _)));
-    if is_kbnk && tables.file(ending).is_none() {
-        let probe = kbnk.probe(pos).map_err(|e| unprocessable(&e))?;
-        return Ok(describe_tb(pos, men, probe));
-    }
     let mut reopened = false;
     loop {
         match tables.probe_moves(pos) {

@@ -1,14 +1,16 @@
 //! The endgame tables behind `GET /api/tb`: a directory of table files (`tabla serve --tb-dir`),
 //! opened at start and opened again when a table the server lacked has been built there since,
-//! so that `tabla tb build` while the server runs is enough.
+//! so that `tabla tb build` while the server runs is enough; and the endings solved in memory at
+//! start (KBNvK), answered without a file.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
-use tabla_endgame::{Men, Tablebase, TbFileError, table_file_name};
+use tabla_endgame::{Men, Solved, Tablebase, TbFileError, table_file_name};
 
 /// The server's tablebase directory and the tables open from it.
 pub struct TbDir {
-    /// The directory; `None` for a server without one (every ending is missing but KBNK).
+    /// The directory; `None` for a server without one (every ending is missing but those solved
+    /// in memory).
     dir: Option<PathBuf>,
     /// The directory is `tabla tb`'s default, so the build command needs no `--dir`.
     default: bool,
@@ -16,22 +18,25 @@ pub struct TbDir {
 }
 
 impl TbDir {
-    /// No directory: no tables (the state [`AppState::new`](crate::AppState::new) starts with).
-    pub fn none() -> TbDir {
+    /// No directory: the endings of `solved` only (`tabla serve` solves KBNvK at start).
+    pub fn none(solved: &Solved) -> TbDir {
         TbDir {
             dir: None,
             default: true,
-            tables: RwLock::new(Arc::new(Tablebase::empty(Path::new("")))),
+            tables: RwLock::new(Arc::new(
+                Tablebase::empty(Path::new("")).with_solved(solved),
+            )),
         }
     }
 
-    /// Opens every table of `dir` (a directory that does not exist holds none); `default` when
-    /// it is [`tabla_endgame::default_tablebase_dir`]. A damaged table file is an error.
-    pub fn open(dir: &Path, default: bool) -> Result<TbDir, TbFileError> {
+    /// Opens every table of `dir` (a directory that does not exist holds none), and answers the
+    /// endings of `solved` that have no file there from memory; `default` when `dir` is
+    /// [`tabla_endgame::default_tablebase_dir`]. A damaged table file is an error.
+    pub fn open(dir: &Path, default: bool, solved: &Solved) -> Result<TbDir, TbFileError> {
         Ok(TbDir {
             dir: Some(dir.to_path_buf()),
             default,
-            tables: RwLock::new(Arc::new(Tablebase::open(dir)?)),
+            tables: RwLock::new(Arc::new(Tablebase::open(dir)?.with_solved(solved))),
         })
     }
 
@@ -60,7 +65,7 @@ impl TbDir {
         let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
         // Another request may have opened it meanwhile.
         if tables.file(men.canonical().0).is_none() {
-            *tables = Arc::new(Tablebase::open(dir)?);
+            *tables = Arc::new(tables.reopen()?);
         }
         Ok(Some(tables.clone()))
     }

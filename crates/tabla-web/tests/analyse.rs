@@ -7,7 +7,8 @@ mod common;
 
 use axum::http::StatusCode;
 use common::{
-    app_with_engine, enc, fake_engine, get, open_analysis as open, read_events as read_until, table,
+    app_with_engine, enc, fake_engine, get, open_analysis as open, read_events as read_until,
+    tables,
 };
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -32,7 +33,7 @@ async fn until_idle(live: &LiveEngines) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lines_are_white_view_and_the_search_stops_when_the_client_goes() {
-    let state = AppState::new(table());
+    let state = AppState::new(tables());
     let live = Arc::clone(&state.live);
     let app = router(state);
     let response = open(app, &format!("fen={}&multipv=2", enc(BLACK_MATES))).await;
@@ -68,7 +69,7 @@ async fn lines_are_white_view_and_the_search_stops_when_the_client_goes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_limit_analyses_get_429_until_one_stops() {
-    let state = AppState::new(table());
+    let state = AppState::new(tables());
     let live = Arc::clone(&state.live);
     let app = router(state);
     let start = format!(

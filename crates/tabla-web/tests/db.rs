@@ -389,7 +389,7 @@ async fn without_a_database_the_routes_say_how_to_make_one() {
 /// A router over the fixture's database whose engine reviews search `nodes` per position; its
 /// reviews (for their running count).
 fn reviewing_app(f: &Fixture, nodes: u64) -> (axum::Router, Arc<tabla_web::GameReviews>) {
-    let mut state = tabla_web::AppState::new(common::table());
+    let mut state = tabla_web::AppState::new(common::tables());
     state.db = Some(Arc::clone(&f.db));
     let reviews =
         Arc::new(tabla_web::GameReviews::new(None).with_budget(tabla_review::Budget::Nodes(nodes)));

@@ -7,7 +7,7 @@ mod common;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use common::{Answer, post, table};
+use common::{Answer, post, tables};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use std::sync::Arc;
@@ -46,7 +46,7 @@ const LONG_PGN: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. R
 
 /// The application with its evaluation cache in `dir`, and its reviews' state.
 fn app_with_cache(dir: &std::path::Path) -> (Router, Arc<GameReviews>) {
-    let mut state = AppState::new(table());
+    let mut state = AppState::new(tables());
     let reviews = Arc::new(GameReviews::new(Some(dir.to_owned())));
     state.reviews = Arc::clone(&reviews);
     (router(state), reviews)

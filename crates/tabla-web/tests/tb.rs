@@ -6,7 +6,7 @@ mod common;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{Answer, enc, get, send, table};
+use common::{Answer, enc, get, kbnvk, send, tables};
 use std::path::Path;
 use std::sync::Arc;
 use tabla_endgame::{Men, build};
@@ -14,8 +14,8 @@ use tabla_web::{AppState, TbDir, router};
 
 /// The application with the tables of `dir`.
 fn app_with_tables(dir: &Path) -> Router {
-    let mut state = AppState::new(table());
-    state.tb = Arc::new(TbDir::open(dir, false).expect("open the tables"));
+    let mut state = AppState::new(tables());
+    state.tb = Arc::new(TbDir::open(dir, false, kbnvk()).expect("open the tables"));
     router(state)
 }
 
@@ -127,7 +127,7 @@ async fn tb_answers_from_built_tables_and_names_the_missing_ones() {
 }
 
 #[tokio::test]
-async fn tb_answers_kbnk_from_the_kbnk_table_without_a_kbnvk_file() {
+async fn tb_answers_kbnvk_solved_in_memory_without_a_kbnvk_file() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let app = app_with_tables(dir.path());
     let fen = "k7/8/NK2B3/8/8/8/8/8 w - - 0 1";
@@ -139,16 +139,26 @@ async fn tb_answers_kbnk_from_the_kbnk_table_without_a_kbnvk_file() {
     let mut kbnk = get(&format!("/api/kbnk?fen={}", enc(fen))).await.json();
     kbnk["material"] = "KBNvK".into();
     assert_eq!(v, kbnk);
-    let v = tb(app, "8/8/8/8/3b4/nk6/8/K7 w - - 0 1").await.json();
+    let v = tb(app.clone(), "8/8/8/8/3b4/nk6/8/K7 w - - 0 1")
+        .await
+        .json();
     assert_eq!(
         (v["material"].as_str(), v["status"].as_str()),
         (Some("KvKBN"), Some("checkmate"))
+    );
+    // The endings KBNvK's captures lead to are solved with it.
+    let v = tb(app.clone(), "8/8/8/4k3/8/8/8/KB6 w - - 0 1")
+        .await
+        .json();
+    assert_eq!(
+        (v["material"].as_str(), v["dtm"].as_i64()),
+        (Some("KBvK"), Some(0))
     );
 }
 
 #[tokio::test]
 async fn tb_refuses_what_the_tables_do_not_hold() {
-    let app = || router(AppState::new(table()));
+    let app = || router(AppState::new(tables()));
     // Not a position: 400 saying why.
     for (fen, says) in [
         ("not a fen", "invalid FEN"),
@@ -182,9 +192,10 @@ async fn tb_refuses_what_the_tables_do_not_hold() {
 /// The application with the tables of `dir`, and an engine that plays from them as `tabla serve`
 /// sets it up.
 fn app_with_engine_tables(dir: &Path) -> Router {
-    let mut state = AppState::new(table());
-    let tb = TbDir::open(dir, false).expect("open the tables");
-    let oracle = tabla_engine::EndgameTables::new(Vec::new()).with_tablebase(tb.tables());
+    let mut state = AppState::new(tables());
+    let tb = TbDir::open(dir, false, kbnvk()).expect("open the tables");
+    let oracle =
+        tabla_engine::EndgameTables::new(tabla_endgame::Solved::new()).with_tablebase(tb.tables());
     state.engine = tabla_web::EngineSlot::new(Arc::new(tabla_web::EngineSuggester::new(Some(
         Arc::new(oracle),
     ))));

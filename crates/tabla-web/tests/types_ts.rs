@@ -485,7 +485,7 @@ fn short(value: &Value) -> String {
 const ROUTES: [(&str, &str, Option<&str>); 18] = [
     ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
-    ("GET", "/api/kbnk", Some("KbnkJson")),
+    ("GET", "/api/kbnk", Some("ProbeJson")),
     ("GET", "/api/tb", Some("TbJson")),
     ("GET", "/api/suggest", Some("SuggestJson")),
     ("GET", "/api/engine", Some("EngineJson")),
@@ -578,7 +578,7 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
         START,
     ] {
         let uri = format!("/api/kbnk?fen={}", enc(fen));
-        keep(uri.clone(), get(&uri).await, "KbnkJson");
+        keep(uri.clone(), get(&uri).await, "ProbeJson");
     }
 
     // The endgame tables (none built here): KBNK from its table, two kings, an ending whose
@@ -644,7 +644,7 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
     // NDJSON lines are each checked; bad input.
     let cache = tempfile::tempdir().expect("temporary directory");
     let reviews = {
-        let mut state = tabla_web::AppState::new(common::table());
+        let mut state = tabla_web::AppState::new(common::tables());
         state.reviews =
             std::sync::Arc::new(tabla_web::GameReviews::new(Some(cache.path().to_owned())));
         tabla_web::router(state)
@@ -754,7 +754,7 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
         .expect("a player")
         .to_owned();
     let reviewing = {
-        let mut state = tabla_web::AppState::new(common::table());
+        let mut state = tabla_web::AppState::new(common::tables());
         state.db = Some(db.clone());
         state.reviews = std::sync::Arc::new(
             tabla_web::GameReviews::new(None).with_budget(tabla_review::Budget::Nodes(1000)),

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_MEN, PRESETS, TRAY, countMen, moveVerdict, moverDtm, parseSetup, preset, setupFen, setupHint } from '../../src/endgame';
-import type { KbnkMove } from '../../src/types';
+import type { ProbeMove } from '../../src/types';
 
 /** The men of a FEN's board, as chessground names them. */
 function menOf(board: string): { color: 'white' | 'black'; role: 'king' | 'queen' | 'rook' | 'bishop' | 'knight' | 'pawn' }[] {
@@ -22,8 +22,8 @@ describe('tray and presets', () => {
     assert.deepEqual(TRAY[11], { color: 'black', role: 'pawn', name: 'Black pawn' });
   });
 
-  test('every preset has both kings and at most five men, KBNK first', () => {
-    assert.equal(PRESETS[0].name, 'KBNK');
+  test('every preset has both kings and at most five men, KBNvK first', () => {
+    assert.equal(PRESETS[0].name, 'KBNvK');
     for (const p of PRESETS) {
       const counts = countMen(menOf(parseSetup(p.fen).board));
       assert.equal(setupHint(counts), null, p.name);
@@ -52,7 +52,7 @@ describe('setups', () => {
 });
 
 describe('moves', () => {
-  const move = (dtm: number, plies: number | null, mate = false): KbnkMove => ({ san: 'Kb2', uci: 'a1b2', dtm, plies, mate });
+  const move = (dtm: number, plies: number | null, mate = false): ProbeMove => ({ san: 'Kb2', uci: 'a1b2', dtm, plies, mate });
 
   test('say what follows, for the side that moves', () => {
     assert.equal(moveVerdict(move(0, 0, true), 'white'), 'checkmate');

@@ -13,29 +13,36 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 #[cfg(feature = "db")]
 use tabla_db::{Database, EngineOptions, ImportOptions, import};
-use tabla_endgame::{Material, Table, generate};
+use tabla_endgame::Solved;
 use tabla_review::{EngineSpec, UciSpec};
 #[cfg(feature = "db")]
 use tabla_web::GameDb;
-use tabla_web::{AppState, LiveEngines, MAX_ANALYSES, router};
+use tabla_web::{AppState, LiveEngines, MAX_ANALYSES, TbDir, router};
 use tower::ServiceExt;
 
-/// The KBNK table, generated once per test binary.
-pub fn table() -> Arc<Table> {
-    static TABLE: OnceLock<Arc<Table>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| Arc::new(generate(Material::KBNK, &mut |_| {})))
-        .clone()
+/// KBNvK (with KBvK and KNvK) solved in memory, once per test binary, as `tabla serve` does.
+pub fn kbnvk() -> &'static Solved {
+    static SOLVED: OnceLock<Solved> = OnceLock::new();
+    SOLVED.get_or_init(|| {
+        let mut solved = Solved::new();
+        solved.solve("KBNvK".parse().expect("men")).expect("KBNvK");
+        solved
+    })
+}
+
+/// The endgame tables of a server without a directory: KBNvK in memory.
+pub fn tables() -> TbDir {
+    TbDir::none(kbnvk())
 }
 
 /// The application `tabla serve` runs.
 pub fn app() -> Router {
-    router(AppState::new(table()))
+    router(AppState::new(tables()))
 }
 
 /// The application with another body limit.
 pub fn app_with_limit(limit: usize) -> Router {
-    let mut state = AppState::new(table());
+    let mut state = AppState::new(tables());
     state.body_limit = limit;
     router(state)
 }
@@ -43,7 +50,7 @@ pub fn app_with_limit(limit: usize) -> Router {
 /// The application with a game database.
 #[cfg(feature = "db")]
 pub fn app_with_db(db: Arc<GameDb>) -> Router {
-    let mut state = AppState::new(table());
+    let mut state = AppState::new(tables());
     state.db = Some(db);
     router(state)
 }
@@ -226,7 +233,7 @@ pub async fn app_with_engine(spec: EngineSpec) -> (axum::Router, Arc<LiveEngines
         .await
         .expect("the start runs")
         .expect("the engine starts");
-    let mut state = AppState::new(table());
+    let mut state = AppState::new(tables());
     state.live = Arc::new(live);
     let live = Arc::clone(&state.live);
     (router(state), live)

@@ -1,81 +1,60 @@
-//! KBNK with the exact table plugged in: the engine mates in exactly the table's number of moves
+//! KBNvK with the exact table plugged in: the engine mates in exactly the table's number of moves
 //! as White, and as Black defends as long as the table says is possible. Positions are drawn with
 //! a fixed pseudo-random sequence and kept when the table says White wins; the longest found is
 //! among them.
 
 use std::sync::Arc;
-use tabla::{Color, Position};
-use tabla_endgame::{Dtm, Material, Table, generate};
+use tabla::{Board, Color, Piece, Position, Role, Square};
+use tabla_endgame::{Dtm, Solved};
 use tabla_engine::{Control, EndgameTables, Engine, Limits, Score};
 
-fn random_kbnk(table: &Table, count: usize) -> Vec<(Position, u8)> {
+fn random_kbnk(table: &Solved, count: usize) -> Vec<(Position, u8)> {
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        (state % 64) as usize
+        (state % 64) as u8
     };
     let mut found = Vec::new();
     let mut tries = 0;
     while found.len() < count && tries < 1_000_000 {
         tries += 1;
-        let mut board = ['.'; 64];
-        let mut ok = true;
-        for piece in ['K', 'B', 'N', 'k'] {
-            let sq = next();
-            if board[sq] != '.' {
-                ok = false;
-                break;
-            }
-            board[sq] = piece;
+        let mut board = Board::empty();
+        for (color, role) in [
+            (Color::White, Role::King),
+            (Color::White, Role::Bishop),
+            (Color::White, Role::Knight),
+            (Color::Black, Role::King),
+        ] {
+            board.set(Square::new_masked(next()), Some(Piece::new(color, role)));
         }
-        if !ok {
+        if board.pieces().count() != 4 {
             continue;
         }
-        let fen = fen_of(&board);
+        let fen = format!("{} w - - 0 1", tabla::board_fen(&board));
         let Ok(pos) = Position::from_fen(&fen) else {
             continue;
         };
-        if let Ok(Dtm::Win(n)) = table.dtm(&pos) {
+        if let Some(Dtm::Win(n)) = table.dtm(&pos) {
             found.push((pos, n));
         }
     }
     found
 }
 
-fn fen_of(board: &[char; 64]) -> String {
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            let c = board[rank * 8 + file];
-            if c == '.' {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    fen.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                fen.push(c);
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen.push_str(" w - - 0 1");
-    fen
+/// KBNvK solved in memory (with KBvK and KNvK).
+fn kbnvk() -> Solved {
+    let mut solved = Solved::new();
+    solved.solve("KBNvK".parse().expect("men")).expect("KBNvK");
+    solved
 }
 
 #[test]
 fn kbnk_is_mated_in_exactly_the_tables_number_of_moves() {
-    let table = generate(Material::KBNK, &mut |_| {});
+    let table = kbnvk();
     let mut engine = Engine::new();
-    engine.set_oracle(Some(Arc::new(EndgameTables::new(vec![table.clone()]))));
+    engine.set_oracle(Some(Arc::new(EndgameTables::new(table.clone()))));
 
     let mut positions = random_kbnk(&table, 400);
     assert!(positions.len() == 400, "found only {}", positions.len());
@@ -96,11 +75,11 @@ fn kbnk_is_mated_in_exactly_the_tables_number_of_moves() {
                 white_moves <= u32::from(moves),
                 "{fen}: no mate after {white_moves} moves"
             );
-            let before = table.dtm(&pos).expect("KBNK");
+            let before = table.dtm(&pos).expect("KBNvK");
             let result = engine.search(&pos, &Limits::depth(1), &Control::default(), &mut |_| {});
             let mv = result.best.expect("a move");
             pos.play(mv).expect("a legal move");
-            let after = table.dtm(&pos).expect("KBNK");
+            let after = table.dtm(&pos).expect("KBNvK");
             if pos.turn() == Color::Black {
                 white_moves += 1;
                 // The fastest mate: one move nearer.
@@ -122,12 +101,12 @@ fn kbnk_is_mated_in_exactly_the_tables_number_of_moves() {
 
 #[test]
 fn black_reports_its_longest_defence() {
-    let table = generate(Material::KBNK, &mut |_| {});
+    let table = kbnvk();
     let mut engine = Engine::new();
-    engine.set_oracle(Some(Arc::new(EndgameTables::new(vec![table.clone()]))));
+    engine.set_oracle(Some(Arc::new(EndgameTables::new(table.clone()))));
     // Black to move, every king move loses: the score is the table's distance.
     let pos = Position::from_fen("8/8/8/4k3/8/8/8/2B1KN2 b - - 0 1").expect("KBNK");
-    let Ok(Dtm::Loss(n)) = table.dtm(&pos) else {
+    let Some(Dtm::Loss(n)) = table.dtm(&pos) else {
         panic!("expected a loss")
     };
     let result = engine.search(&pos, &Limits::depth(1), &Control::default(), &mut |_| {});

@@ -1,18 +1,13 @@
-//! `GET /api/kbnk`: the KBNK solution base for one position.
+//! The answer of the endgame tables for one position as JSON (`/api/tb`, `/api/kbnk`, `tabla tb
+//! probe --json`): its value, the best move and every move's value.
 
-use crate::api_error::ApiError;
-use crate::query::{Params, fen_param};
-use crate::state::AppState;
-use axum::Json;
-use axum::extract::State;
-use axum::http::StatusCode;
 use serde::Serialize;
 use tabla::{Color, Position};
-use tabla_endgame::{Dtm, Probe, ProbeError, Table};
+use tabla_endgame::{Dtm, Probe};
 
 /// A move and the value of the position after it.
 #[derive(Serialize, Debug)]
-pub struct KbnkMove {
+pub struct ProbeMove {
     /// SAN.
     pub san: String,
     /// UCI.
@@ -34,9 +29,10 @@ pub struct BestMove {
     pub uci: String,
 }
 
-/// The answer of `GET /api/kbnk`.
+/// The value of a position and of every move: `GET /api/kbnk`'s answer, and `GET /api/tb`'s
+/// without the ending's name.
 #[derive(Serialize, Debug)]
-pub struct KbnkJson {
+pub struct ProbeJson {
     /// The canonical FEN.
     pub fen: String,
     /// `white` or `black`.
@@ -52,16 +48,11 @@ pub struct KbnkJson {
     /// The best move; `null` when there is none.
     pub best: Option<BestMove>,
     /// Every legal move with the value after it, best first.
-    pub moves: Vec<KbnkMove>,
+    pub moves: Vec<ProbeMove>,
 }
 
-/// Probes a position and describes the answer.
-pub fn describe(table: &Table, pos: &Position) -> Result<KbnkJson, ProbeError> {
-    Ok(describe_probe(pos, table.probe(pos)?))
-}
-
-/// Describes a probe's answer (of the KBNK table or of any tablebase) for a position.
-pub fn describe_probe(pos: &Position, probe: Probe) -> KbnkJson {
+/// Describes a probe's answer for a position.
+pub fn describe_probe(pos: &Position, probe: Probe) -> ProbeJson {
     let Probe {
         dtm,
         stalemate,
@@ -76,7 +67,7 @@ pub fn describe_probe(pos: &Position, probe: Probe) -> KbnkJson {
         Dtm::Draw if stalemate => "stalemate",
         Dtm::Draw => "draw",
     };
-    KbnkJson {
+    ProbeJson {
         fen: pos.to_fen(),
         turn: match pos.turn() {
             Color::White => "white",
@@ -92,7 +83,7 @@ pub fn describe_probe(pos: &Position, probe: Probe) -> KbnkJson {
         }),
         moves: moves
             .iter()
-            .map(|m| KbnkMove {
+            .map(|m| ProbeMove {
                 san: pos.san(m.mv),
                 uci: pos.uci(m.mv),
                 dtm: m.after.signed(),
@@ -101,16 +92,4 @@ pub fn describe_probe(pos: &Position, probe: Probe) -> KbnkJson {
             })
             .collect(),
     }
-}
-
-/// `GET /api/kbnk?fen=F`: 400 for a FEN that is not a legal position, 422 for a legal position
-/// that is not king, bishop and knight against a king.
-pub async fn kbnk(
-    State(state): State<AppState>,
-    params: Params,
-) -> Result<Json<KbnkJson>, ApiError> {
-    let pos = fen_param(&params)?;
-    describe(&state.kbnk, &pos)
-        .map(Json)
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))
 }
