@@ -8,7 +8,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use tabla::{Color, Position, Role};
+use tabla::{Color, Material, MaterialError, Position, Role};
 
 /// The most men on the board, kings included.
 pub const MAX_MEN: usize = 5;
@@ -44,22 +44,9 @@ pub struct Men {
 /// Why a text or a position does not name an endgame of up to [`MAX_MEN`] men.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MenError {
-    /// The text is not two kings each followed by its men (`KQvKR`, `KQKR`).
-    #[error("{text:?} is not an endgame like KQvKR (a king and its men for each side)")]
-    Syntax {
-        /// The text as given.
-        text: String,
-    },
-    /// A letter that is not a man's.
-    #[error("{text:?}: {letter:?} at character {at} is not a man (K, Q, R, B, N or P)")]
-    Letter {
-        /// The text as given.
-        text: String,
-        /// The letter.
-        letter: char,
-        /// Its position in the text, from 1.
-        at: usize,
-    },
+    /// The text is not a material balance ([`tabla::Material`]'s notation: `KQvKR`, `KQKR`).
+    #[error(transparent)]
+    Notation(#[from] MaterialError),
     /// More men than the tables hold.
     #[error("{men} men on the board; the tables hold at most {MAX_MEN}")]
     TooMany {
@@ -76,33 +63,33 @@ impl Men {
 
     /// The men of each side besides its king (any order; kings are left out).
     pub fn new(white: &[Role], black: &[Role]) -> Result<Men, MenError> {
-        let mut men = Men::KINGS;
-        for (side, roles) in [white, black].into_iter().enumerate() {
-            for &role in roles.iter().filter(|&&r| r != Role::King) {
-                men.counts[side][role_slot(role)] += 1;
-            }
+        let men = [white, black]
+            .iter()
+            .map(|side| side.iter().filter(|&&r| r != Role::King).count())
+            .sum::<usize>();
+        match Material::from_men(white, black) {
+            Some(material) => Men::try_from(material),
+            None => Err(MenError::TooMany { men: 2 + men }),
         }
-        men.checked()
     }
 
     /// The men standing in `pos` (any number of them: a position with more than [`MAX_MEN`]
     /// is an error).
     pub fn of(pos: &Position) -> Result<Men, MenError> {
-        let mut men = Men::KINGS;
-        for color in [Color::White, Color::Black] {
-            for (i, &role) in ROLES.iter().enumerate() {
-                let n = pos.pieces(color, role).count();
-                men.counts[side_slot(color)][i] = u8::try_from(n).unwrap_or(u8::MAX);
-            }
-        }
-        men.checked()
+        Men::try_from(Material::of(pos))
     }
 
-    fn checked(self) -> Result<Men, MenError> {
-        match self.total() {
-            men if men > MAX_MEN => Err(MenError::TooMany { men }),
-            _ => Ok(self),
-        }
+    /// The material of these men (the notation `KQvKR` is [`Material`]'s).
+    ///
+    /// ```
+    /// use tabla_endgame::Men;
+    /// let men: Men = "KRvKQ".parse().unwrap();
+    /// assert_eq!(men.material().to_string(), "KRvKQ");
+    /// ```
+    pub fn material(&self) -> Material {
+        let side = |color| self.roles(color);
+        // At most MAX_MEN men: always a possible material.
+        Material::from_men(&side(Color::White), &side(Color::Black)).unwrap_or(Material::KINGS)
     }
 
     /// How many men of `role` `color` has (1 for the king).
@@ -240,68 +227,38 @@ fn role_slot(role: Role) -> usize {
     }
 }
 
-impl fmt::Display for Men {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
-            if i == 1 {
-                f.write_str("v")?;
-            }
-            f.write_str("K")?;
-            for role in self.roles(color) {
-                f.write_str(&role.char().to_ascii_uppercase().to_string())?;
+impl TryFrom<Material> for Men {
+    type Error = MenError;
+
+    /// The men of `material`, if the tables hold that many.
+    fn try_from(material: Material) -> Result<Men, MenError> {
+        let mut men = Men::KINGS;
+        if material.men() > MAX_MEN {
+            return Err(MenError::TooMany {
+                men: material.men(),
+            });
+        }
+        for color in [Color::White, Color::Black] {
+            for (i, &role) in ROLES.iter().enumerate() {
+                men.counts[side_slot(color)][i] = material.count(color, role);
             }
         }
-        Ok(())
+        Ok(men)
+    }
+}
+
+impl fmt::Display for Men {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.material().fmt(f)
     }
 }
 
 impl FromStr for Men {
     type Err = MenError;
 
+    /// Reads an ending in [`Material`]'s notation (`KQvKR`, `KQKR`).
     fn from_str(text: &str) -> Result<Men, MenError> {
-        let syntax = || MenError::Syntax {
-            text: text.to_owned(),
-        };
-        let mut sides: [Vec<Role>; 2] = [Vec::new(), Vec::new()];
-        let mut kings = 0;
-        for (i, c) in text.chars().enumerate() {
-            let role = match c {
-                'K' => {
-                    kings += 1;
-                    if kings > 2 {
-                        return Err(syntax());
-                    }
-                    continue;
-                }
-                'v' if kings == 1 => {
-                    // The next letter must be Black's king.
-                    if text[i + 1..].starts_with('K') {
-                        continue;
-                    }
-                    return Err(syntax());
-                }
-                'Q' => Role::Queen,
-                'R' => Role::Rook,
-                'B' => Role::Bishop,
-                'N' => Role::Knight,
-                'P' => Role::Pawn,
-                letter => {
-                    return Err(MenError::Letter {
-                        text: text.to_owned(),
-                        letter,
-                        at: i + 1,
-                    });
-                }
-            };
-            if kings == 0 {
-                return Err(syntax());
-            }
-            sides[kings - 1].push(role);
-        }
-        if kings != 2 || !text.starts_with('K') {
-            return Err(syntax());
-        }
-        Men::new(&sides[0], &sides[1])
+        Men::try_from(text.parse::<Material>()?)
     }
 }
 
@@ -322,9 +279,7 @@ mod tests {
             let men: Men = given.parse().expect(given);
             assert_eq!(men.to_string(), written);
         }
-        for bad in [
-            "", "K", "KQ", "QKK", "KQvR", "KKK", "KQvvKR", "KQxKR", "kqkr",
-        ] {
+        for bad in ["", "K", "KQ", "QKK", "KQvR", "KKK", "KQvvKR", "KQxKR"] {
             assert!(bad.parse::<Men>().is_err(), "{bad}");
         }
         let err = "KQXvK".parse::<Men>().expect_err("X");

@@ -70,6 +70,11 @@ pub enum MaterialError {
 }
 
 impl Material {
+    /// The two kings alone, `KvK`.
+    pub const KINGS: Material = Material {
+        counts: [[0, 0, 0, 0, 0, 1]; 2],
+    };
+
     /// The material on the board of `pos`.
     pub fn of(pos: &Position) -> Material {
         let mut counts = [[0u8; 6]; 2];
