@@ -176,10 +176,7 @@ impl Position {
     /// `"white"` or `"black"`: the side to move.
     #[getter]
     fn turn(&self) -> &'static str {
-        match self.pos.turn() {
-            tabla::Color::White => "white",
-            tabla::Color::Black => "black",
-        }
+        self.pos.turn().name()
     }
 
     /// The move number, from 1, incremented after Black's move.

@@ -2,7 +2,7 @@
 //! probe --json`): its value, the best move and every move's value.
 
 use serde::Serialize;
-use tabla::{Color, Position};
+use tabla::Position;
 use tabla_endgame::{Dtm, Probe};
 
 /// A move and the value of the position after it.
@@ -69,10 +69,7 @@ pub fn describe_probe(pos: &Position, probe: Probe) -> ProbeJson {
     };
     ProbeJson {
         fen: pos.to_fen(),
-        turn: match pos.turn() {
-            Color::White => "white",
-            Color::Black => "black",
-        },
+        turn: pos.turn().name(),
         dtm: dtm.signed(),
         plies: dtm.plies(),
         status,
