@@ -526,20 +526,15 @@ mod tests {
         rows.extend((0..=6_000).map(|sum| (true, 1, Some("d2d4"), Some(0), Some(sum))));
         rows.push((true, 1, Some("d2d4"), Some(0), None));
         let n = rows.len();
-        let schema = Arc::new(Schema::new(vec![
-            Field::new("key_hi", DataType::Int64, false),
-            Field::new("key_lo", DataType::Int64, false),
-            Field::new("game_id", DataType::Int64, false),
-            Field::new("ply", DataType::UInt32, false),
-            Field::new("next_uci", DataType::Utf8, true),
-            Field::new("first", DataType::Boolean, false),
-            Field::new("outcome", DataType::Int32, true),
-            Field::new("elo_sum", DataType::Int32, true),
-            Field::new("speed", DataType::Utf8, true),
-            Field::new("played_on", DataType::Int32, true),
-            Field::new("year", DataType::Int32, true),
-            Field::new("month", DataType::Int32, true),
-        ]));
+        // The columns tabla convert writes (`--positions keys`), and the partitions.
+        let mut fields: Vec<Field> = positions_schema(PositionsTable::Keys)
+            .fields()
+            .iter()
+            .map(|f| f.as_ref().clone())
+            .collect();
+        fields.push(Field::new("year", DataType::Int32, true));
+        fields.push(Field::new("month", DataType::Int32, true));
+        let schema = Arc::new(Schema::new(fields));
         let columns: Vec<ArrayRef> = vec![
             Arc::new(Int64Array::from(vec![7; n])),
             Arc::new((0..n as i64).collect::<Int64Array>()),

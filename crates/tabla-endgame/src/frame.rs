@@ -44,7 +44,7 @@ impl Frame {
         let pawns = men.has_pawns();
         let mut order = Vec::new();
         for color in [Color::White, Color::Black] {
-            for role in crate::men::ROLES {
+            for &role in crate::men::ROLES {
                 for _ in 0..men.count(color, role) {
                     order.push((color, role));
                 }

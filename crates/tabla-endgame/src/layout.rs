@@ -111,7 +111,7 @@ impl Layout {
         }
         let mut groups = Vec::new();
         for color in [Color::White, Color::Black] {
-            for role in ROLES {
+            for &role in ROLES {
                 let count = men.count(color, role);
                 if count > 0 {
                     let domain = if role == Role::Pawn { 48 } else { 64 };

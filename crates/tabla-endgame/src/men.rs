@@ -14,13 +14,7 @@ use tabla::{Color, Material, MaterialError, Position, Role};
 pub const MAX_MEN: usize = 5;
 
 /// The roles besides the king, strongest first: the order of men in names and indexes.
-pub(crate) const ROLES: [Role; 5] = [
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
+pub(crate) const ROLES: &[Role] = Role::KING_FIRST.split_at(1).1;
 
 /// How many men of each role (queens, rooks, bishops, knights, pawns) each side has besides its king.
 ///

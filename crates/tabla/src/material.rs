@@ -4,16 +4,6 @@ use crate::{Color, Position, Role};
 use std::fmt;
 use std::str::FromStr;
 
-/// The roles in the order a material's letters are written: the king, then strongest first.
-const WRITTEN: [Role; 6] = [
-    Role::King,
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
-
 /// A material balance: how many men of each role each side has, one king each.
 ///
 /// Written with White's men first and `v` between the sides, each side's king first and then
@@ -192,7 +182,7 @@ impl fmt::Display for Material {
             if color == Color::Black {
                 f.write_str("v")?;
             }
-            for role in WRITTEN {
+            for role in Role::KING_FIRST {
                 for _ in 0..self.count(color, role) {
                     write!(f, "{}", role.upper_char())?;
                 }

@@ -38,6 +38,16 @@ impl Role {
         Role::King,
     ];
 
+    /// All roles in the order of material's notation (`KQRBNP`): the king, then strongest first.
+    pub const KING_FIRST: [Role; 6] = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ];
+
     /// The roles a pawn may promote to, queen first.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 

@@ -305,7 +305,7 @@ fn render(board: &Board, check: Bitboard, o: &SvgOptions) -> String {
     // Only the glyphs in use are defined, so an empty board carries no piece definitions.
     s.push_str("<defs>\n");
     for color in Color::ALL {
-        for role in ROLES {
+        for role in Role::KING_FIRST {
             let piece = Piece::new(color, role);
             if board.pieces().any(|(_, p)| p == piece) {
                 write_glyph(&mut s, piece);
@@ -397,15 +397,6 @@ fn render(board: &Board, check: Bitboard, o: &SvgOptions) -> String {
     s.push_str("</svg>\n");
     s
 }
-
-const ROLES: [Role; 6] = [
-    Role::King,
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
 
 /// Squares from the top-left of the picture, row by row, so the document reads like the board.
 fn display_order(flipped: bool) -> impl Iterator<Item = Square> {
