@@ -17,8 +17,8 @@ pub enum KbnkCommand {
     /// Build the KBNvK table file (and KBvK and KNvK) and print its counts: `tabla tb build
     /// KBNvK`, then `tabla tb stats KBNvK`.
     Build {
-        /// The tables' directory (default: $TABLA_ENDGAME_DIR, $XDG_DATA_HOME/tabla or
-        /// ~/.local/share/tabla, then `tb`).
+        /// The tables' directory (default: $TABLA_ENDGAME_DIR/tb, else $XDG_DATA_HOME/tabla/tb,
+        /// else ~/.local/share/tabla/tb, else `tb`).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
@@ -28,7 +28,7 @@ pub enum KbnkCommand {
         /// The tables' directory (see `build --help`).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
-        /// Print the answer as JSON (the object `/api/kbnk` and `/api/tb` answer).
+        /// Print the answer as JSON (the object `/api/tb` answers).
         #[arg(long)]
         json: bool,
         /// Read one FEN per line from FILE (`-` for stdin); print `<FEN as given>;<dtm>;<plies>`

@@ -20,8 +20,8 @@ pub enum TbCommand {
         /// Endings, as `KQvKR` (or `KQKR`).
         #[arg(value_name = "ENDING", required_unless_present = "men")]
         endings: Vec<String>,
-        /// The tables' directory (default: $TABLA_ENDGAME_DIR, $XDG_DATA_HOME/tabla or
-        /// ~/.local/share/tabla, then `tb`).
+        /// The tables' directory (default: $TABLA_ENDGAME_DIR/tb, else $XDG_DATA_HOME/tabla/tb,
+        /// else ~/.local/share/tabla/tb, else `tb`).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
         /// Threads each table is generated on, one table at a time (default: every core).

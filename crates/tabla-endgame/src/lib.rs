@@ -61,6 +61,28 @@
 //! (White to move, light-squared bishop, moves to mate and best move in two bytes a slot) from a
 //! [`Solution`], and reads it back, for tools that expect it. How that base's published figures
 //! compare with the exact counts is told in `docs/background.md`; `tests/kbnvk.rs` checks them.
+//!
+//! ## Inside the crate
+//!
+//! Where things are, for contributors.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `men.rs` | `Men`: an ending's men, read and written in the core's material notation (`tabla::Material`); `MenError` |
+//! | `frame.rs`, `retro.rs` | the generator: the index it works in (Black's king's square the lane of a 64-bit word) and retrograde analysis over it |
+//! | `score.rs` | value codes and their order |
+//! | `placement.rs` | what the generator asks of the endings a capture or a promotion leads to |
+//! | `solve.rs` | `Solved`, `Solution`: endings solved in memory, in dependency order, and probed |
+//! | `layout.rs` | `Layout`: the slots of a table; `Layout::position` is the one conversion of a slot to a position |
+//! | `tb_file.rs`, `block_code.rs`, `pairs.rs`, `huffman.rs` | the table file (`TbFile`): header and checksums, the block-coded body, the pair grammar, the prefix codes |
+//! | `ending_stats.rs` | `EndingStats`: a table's counts, kept beside its file |
+//! | `tablebase.rs` | `Tablebase`: a directory of table files and endings solved in memory, probed |
+//! | `builder.rs`, `par.rs` | `build`: table files in dependency order, resumable; the work shared among threads |
+//! | `location.rs` | `default_tablebase_dir` |
+//! | `probe.rs` | `Probe`, `MoveValue`: what a probe answers |
+//! | `dtm.rs` | `Dtm`, the distance-to-mate convention |
+//! | `symmetry.rs` | the eight symmetries of the board (private) |
+//! | `two_byte.rs` | the 16 MiB two-byte-slot KBNK format, written from a `Solution` and read back |
 
 mod block_code;
 mod builder;

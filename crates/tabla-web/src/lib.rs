@@ -4,11 +4,12 @@
 //! Where things are, for contributors.
 //!
 //! `README.md` describes the API once (it is the crate's doc, doctested). `server.rs` (start-up:
-//! game database, KBNK table, endgame tables, listener), `router.rs` and one module per route
-//! (`position.rs`, `pgn.rs`, `pgn_index.rs` (the game list of a large file, read on all cores),
-//! `pgn_game.rs` (one game of it, with its text from the Rust writer), `kbnk.rs`, `tb.rs`
-//! (`/api/tb`, over `tb_dir.rs`: the directory of `tabla serve --tb-dir`, opened again when a
-//! missing table appears), `suggest.rs`, `analyse.rs` (live analysis as Server-Sent Events, over
+//! game database, KBNvK solved in memory, endgame tables, listener), `router.rs` and one module
+//! per route (`position.rs`, `pgn.rs`, `pgn_index.rs` (the game list of a large file, read on all
+//! cores), `pgn_game.rs` (one game of it, with its text from the Rust writer), `tb.rs` (`/api/tb`
+//! and its alias `/api/kbnk`, over `tb_dir.rs`: the directory of `tabla serve --tb-dir`, opened
+//! again when a missing table appears; `probe_json.rs`: the probe's JSON, `ProbeJson`),
+//! `suggest.rs`, `analyse.rs` (live analysis as Server-Sent Events, over
 //! `live.rs`: the engines of `tabla serve --engine`, lent to at most two analyses at once),
 //! `review.rs` (a game's review from its `[%eval]`s, tabla-review's cache or the engine, streamed
 //! as NDJSON; `review_places.rs`: the cache's place and the one review at a time), `db.rs` (the

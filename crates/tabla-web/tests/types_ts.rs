@@ -581,7 +581,7 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
         keep(uri.clone(), get(&uri).await, "ProbeJson");
     }
 
-    // The endgame tables (none built here): KBNK from its table, two kings, an ending whose
+    // The endgame tables (none built here): KBNvK solved in memory, two kings, an ending whose
     // table is missing (the error's `missing` and `command`), more than five men.
     for fen in [
         "8/8/8/3k4/8/8/8/KBN5 w - - 0 1",

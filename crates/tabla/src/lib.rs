@@ -43,13 +43,15 @@
 //! | `movegen.rs` | legal move generation (check evasions, pins, en passant, castling, Chess960); `MoveList` |
 //! | `fen.rs` | `Setup` (a parsed, unvalidated FEN), `ParseFenError` |
 //! | `fen_write.rs` | the one FEN writer: `write_fen` into a caller's buffer without allocating, `to_fen`, `fen_with` and `EnPassantMode` on top |
-//! | `validate.rs` | `Setup` → `Position`: `Validation`, `PositionProblem`, `PositionError`, `FenError` |
+//! | `validate.rs` | `Setup` → `Position`: `Validation`, `PositionProblem`, `PositionError`, `FenError`; `Position::from_text` (`startpos` or a FEN, as every command and route reads a position) |
 //! | `status.rs` | `GameStatus`, `GameEnd`: mate, stalemate, insufficient material, move-count rules, repetition |
 //! | `check.rs` | `gives_check`: whether a move checks, known before it is made |
 //! | `zobrist/` | Zobrist hashing with Polyglot's key table (`polyglot_keys.rs`), so keys match other tools; `wide.rs`: `wide_key`, a 128-bit key of the position (legal en passant, castling rooks, no clocks) for large collections, where 64 bits would collide |
 //! | `san.rs` | SAN output (minimal disambiguation over legal moves) and input, `SanMode` strict/lenient, `SanError` |
 //! | `long.rs` | the long algebraic form (`e2-e4`, `Ng8-f6`, `O-O`, `e7-e8=Q`) and its parser |
-//! | `uci.rs` | UCI move notation (`e2e4`, `e7e8q`, castling `e1g1`; `write_uci` without allocating), `UciMoveError` |
+//! | `uci.rs` | UCI move notation (`e2e4`, `e7e8q`, castling `e1g1`; `write_uci` without allocating), `Position::push_uci`, `UciMoveError` |
+//! | `material.rs` | `Material`: the material notation `KRPvKR` (also `KRPKR`, either case), read and written, for the database's material search and the endgame tables' names |
+//! | `data_dir.rs` | `data_dir`: tabla's data directory (`$XDG_DATA_HOME/tabla` or `~/.local/share/tabla`) |
 //! | `variation.rs` | `variation_san`: a line of moves as numbered SAN (`1. e4 e5 2. Nf3`, `3... Nf6`), used by the endgame, engine and web crates |
 //! | `diagram.rs` | the `+-+-+` text diagram and a Unicode board |
 //! | `svg.rs` | SVG diagrams: coordinates, last move, check, arrows and marks |
