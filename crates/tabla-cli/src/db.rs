@@ -9,7 +9,7 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabla_db::{
-    Database, EngineOptions, FilterText, Filters, Format, ImportOptions, SearchQuery, Target,
+    Database, FilterText, Filters, Format, ImportOptions, QueryOptions, SearchQuery, Target,
 };
 
 /// The `tabla db` subcommands.
@@ -52,8 +52,8 @@ pub struct DbArgs {
 }
 
 impl DbArgs {
-    fn engine(&self) -> EngineOptions {
-        EngineOptions {
+    fn query(&self) -> QueryOptions {
+        QueryOptions {
             threads: self
                 .threads
                 .unwrap_or_else(|| {
@@ -235,7 +235,7 @@ pub fn run(command: DbCommand, out: &mut impl Write) -> anyhow::Result<Outcome> 
 /// X` (of the games this run reviewed) on standard output, what was skipped on standard error.
 fn review(args: DbReviewArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let filters = args.filters.filters()?;
-    let db = Database::open_with(&args.db.db, &args.db.engine())?;
+    let db = Database::open_with(&args.db.db, &args.db.query())?;
     let rules = args.engine.rules();
     let budget = args.engine.budget();
     let mut engine = args.engine.start()?;
@@ -284,7 +284,7 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
         DbCommand::Import(args) => import(args, out),
         DbCommand::Compact(args) => {
             let start = Instant::now();
-            let summary = tabla_db::compact(&args.db.db, &args.db.engine())?;
+            let summary = tabla_db::compact(&args.db.db, &args.db.query())?;
             if summary.parts <= 1 {
                 writeln!(
                     out,
@@ -306,7 +306,7 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             Ok(())
         }
         DbCommand::Info(args) => {
-            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let db = Database::open_with(&args.db.db, &args.db.query())?;
             let info = db.info()?;
             if args.json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&info)?)?;
@@ -339,7 +339,7 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             let filters = args.filters.filters()?;
             // Check the arguments before opening the database.
             target.position()?;
-            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let db = Database::open_with(&args.db.db, &args.db.query())?;
             let answer = db.explore(&target, &filters)?;
             if args.json {
                 writeln!(out, "{}", serde_json::to_string(&answer)?)?;
@@ -396,13 +396,13 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             if let Some(t) = &target {
                 t.position()?;
             }
-            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let db = Database::open_with(&args.db.db, &args.db.query())?;
             let n = db.export(&filters, target.as_ref(), out)?;
             eprintln!("exported {n} games");
             Ok(())
         }
         DbCommand::Sql(args) => {
-            let db = Database::open_with(&args.db.db, &args.db.engine())?;
+            let db = Database::open_with(&args.db.db, &args.db.query())?;
             let rows = db.sql(&args.query)?;
             let format = if args.json {
                 Format::Json
@@ -433,7 +433,7 @@ fn search(args: SearchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         t.position()?;
     }
     let filters = args.filters.filters()?;
-    let db = Database::open_with(&args.db.db, &args.db.engine())?;
+    let db = Database::open_with(&args.db.db, &args.db.query())?;
     let answer = db.search(&query, &filters, args.limit, args.offset)?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&answer)?)?;
@@ -464,8 +464,8 @@ fn game_line(g: &tabla_db::GameRef) -> String {
 }
 
 fn import(args: ImportArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let engine = args.db.engine();
-    let threads = engine.threads;
+    let query = args.db.query();
+    let threads = query.threads;
     let total = args
         .inputs
         .iter()
@@ -475,7 +475,7 @@ fn import(args: ImportArgs, out: &mut impl Write) -> anyhow::Result<()> {
         db: args.db.db,
         inputs: args.inputs,
         max_ply: args.max_ply,
-        engine,
+        query,
     };
     let progress = crate::convert::BarProgress::new(total);
     let start = Instant::now();

@@ -25,7 +25,7 @@ use arrow_array::Array;
 use std::path::PathBuf;
 use std::time::Instant;
 use tabla::Position;
-use tabla_db::{Database, EngineOptions, Filters, SearchQuery, Target, YearMonth, parse_pattern};
+use tabla_db::{Database, Filters, QueryOptions, SearchQuery, Target, YearMonth, parse_pattern};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let db = db.ok_or("--db DIR is required")?;
     let start = Instant::now();
-    let db = Database::open_with(&db, &EngineOptions::default())?;
+    let db = Database::open_with(&db, &QueryOptions::default())?;
     eprintln!("opened in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
     match mode.as_str() {
         "latency" => latency(&db, queries, passes, seed, &filters),

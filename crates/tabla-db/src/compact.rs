@@ -15,9 +15,9 @@
 //! reads no positions), so for each such part and each position it lacks that another part has,
 //! its games are looked up in the part's positions and counted by sql/explorer.sql with the rest.
 
-use crate::engine::{Engine, EngineOptions};
 use crate::lookup::SortedFiles;
 use crate::manifest::{Compaction, ExplorerUnit, Manifest, batch_dir, compaction_dir, sync_dir};
+use crate::session::{QueryOptions, Session};
 use crate::store::{first_int, lock, remove_leftovers, write_explorer};
 use crate::values::{int_at, ints};
 use crate::{DbError, tables};
@@ -42,7 +42,7 @@ pub struct CompactSummary {
 
 /// Sums the explorer parts of the database in `dir` into one; does nothing when there is at
 /// most one part.
-pub fn compact(dir: &Path, options: &EngineOptions) -> Result<CompactSummary, DbError> {
+pub fn compact(dir: &Path, options: &QueryOptions) -> Result<CompactSummary, DbError> {
     Manifest::read(dir)?;
     let _lock = lock(dir)?;
     let mut manifest = Manifest::read(dir)?;
@@ -54,7 +54,7 @@ pub fn compact(dir: &Path, options: &EngineOptions) -> Result<CompactSummary, Db
 pub(crate) fn compact_locked(
     dir: &Path,
     manifest: &mut Manifest,
-    options: &EngineOptions,
+    options: &QueryOptions,
 ) -> Result<CompactSummary, DbError> {
     let units: Vec<ExplorerUnit> = (manifest.explorer_units().into_iter())
         .filter(|u| dir.join(&u.dir).is_dir())
@@ -104,7 +104,7 @@ fn sum_parts(
     manifest: &Manifest,
     units: &[ExplorerUnit],
     out: &Path,
-    options: &EngineOptions,
+    options: &QueryOptions,
 ) -> Result<(u64, u64, u64), DbError> {
     let spill = out.join("spill");
     std::fs::create_dir_all(&spill).map_err(DbError::io(&spill))?;
@@ -112,19 +112,19 @@ fn sum_parts(
     if options.spill_dir.is_none() {
         options.spill_dir = Some(spill);
     }
-    let engine = Engine::new(&options)?;
+    let session = Session::new(&options)?;
     let parts: Vec<PathBuf> = units.iter().map(|u| dir.join(&u.dir)).collect();
-    engine.register("explorer", &parts, tables::explorer_schema(), false)?;
-    let before = first_int(&engine, "SELECT COUNT(*) FROM explorer")?;
+    session.register("explorer", &parts, tables::explorer_schema(), false)?;
+    let before = first_int(&session, "SELECT COUNT(*) FROM explorer")?;
     let completion = out.join("completion");
-    let completed = complete(dir, units, &engine, &completion.join("positions.parquet"))?;
+    let completed = complete(dir, units, &session, &completion.join("positions.parquet"))?;
     let groups = "key_hi, key_lo, uci, rating_group, speed, year, month";
     let counts = "games, white, draws, black, rating_sum, rated";
     let sums = ["games", "white", "draws", "black", "rating_sum", "rated"]
         .map(|c| format!("CAST(SUM({c}) AS BIGINT) AS {c}"))
         .join(", ");
     let rows = if completed > 0 {
-        tables::register_positions(&engine, std::slice::from_ref(&completion), false)?;
+        tables::register_positions(&session, std::slice::from_ref(&completion), false)?;
         let counted = tables::explorer_sql(manifest.max_ply);
         format!(
             "SELECT {groups}, {counts} FROM explorer UNION ALL \
@@ -134,7 +134,7 @@ fn sum_parts(
         format!("SELECT {groups}, {counts} FROM explorer")
     };
     let sql = format!("SELECT {groups}, {sums} FROM ({rows}) parts GROUP BY {groups}");
-    let written = write_explorer(&engine, &sql, &out.join("part-00000.parquet"))?;
+    let written = write_explorer(&session, &sql, &out.join("part-00000.parquet"))?;
     std::fs::remove_dir_all(&completion).ok();
     Ok((before, completed, written))
 }
@@ -146,7 +146,7 @@ fn sum_parts(
 fn complete(
     dir: &Path,
     units: &[ExplorerUnit],
-    engine: &Engine,
+    session: &Session,
     out: &Path,
 ) -> Result<u64, DbError> {
     use datafusion::arrow::array::{Array, BooleanArray};
@@ -166,7 +166,7 @@ fn complete(
             "key_hi",
         )?;
         let part = format!("part_{i}");
-        engine.register(
+        session.register(
             &part,
             std::slice::from_ref(&dir.join(&unit.dir)),
             tables::explorer_schema(),
@@ -177,7 +177,7 @@ fn complete(
             "SELECT key_hi, key_lo FROM explorer EXCEPT SELECT key_hi, key_lo FROM {part} \
              ORDER BY key_hi, key_lo"
         );
-        engine.for_each_batch(&lacking, |keys| {
+        session.for_each_batch(&lacking, |keys| {
             let (hi, lo) = (ints(keys, "key_hi")?, ints(keys, "key_lo")?);
             let wanted: std::collections::HashSet<(i64, i64)> = (0..keys.num_rows())
                 .filter_map(|r| Some((int_at(&hi, r)?, int_at(&lo, r)?)))
@@ -197,7 +197,7 @@ fn complete(
                     })
                     .collect();
                 let rows = filter_record_batch(&batch, &keep)
-                    .map_err(|e| DbError::Engine(format!("compaction: {e}")))?;
+                    .map_err(|e| DbError::Query(format!("compaction: {e}")))?;
                 if rows.num_rows() == 0 {
                     continue;
                 }
@@ -206,16 +206,16 @@ fn complete(
                     std::fs::create_dir_all(parent).map_err(DbError::io(parent))?;
                     let file = std::fs::File::create(out).map_err(DbError::io(out))?;
                     let w = parquet::arrow::ArrowWriter::try_new(file, schema.clone(), None)
-                        .map_err(|e| DbError::Engine(format!("{}: {e}", out.display())))?;
+                        .map_err(|e| DbError::Query(format!("{}: {e}", out.display())))?;
                     writer = Some(w);
                 }
                 written += rows.num_rows() as u64;
                 if let Some(w) = writer.as_mut() {
                     let rows = rows
                         .with_schema(schema.clone())
-                        .map_err(|e| DbError::Engine(format!("compaction: {e}")))?;
+                        .map_err(|e| DbError::Query(format!("compaction: {e}")))?;
                     w.write(&rows)
-                        .map_err(|e| DbError::Engine(format!("{}: {e}", out.display())))?;
+                        .map_err(|e| DbError::Query(format!("{}: {e}", out.display())))?;
                 }
             }
             Ok(())
@@ -223,7 +223,7 @@ fn complete(
     }
     if let Some(w) = writer {
         w.close()
-            .map_err(|e| DbError::Engine(format!("{}: {e}", out.display())))?;
+            .map_err(|e| DbError::Query(format!("{}: {e}", out.display())))?;
     }
     Ok(written)
 }

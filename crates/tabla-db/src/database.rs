@@ -1,8 +1,8 @@
 //! An open database: its manifest and a query engine over its tables.
 
-use crate::engine::{Engine, EngineOptions};
 use crate::lookup::Lookups;
 use crate::manifest::Manifest;
+use crate::session::{QueryOptions, Session};
 use crate::{DbError, tables};
 use arrow_array::RecordBatch;
 use serde::Serialize;
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 pub struct Database {
     dir: PathBuf,
     manifest: Manifest,
-    engine: Engine,
+    session: Session,
     threads: usize,
     /// The files point lookups read, opened at the first lookup.
     lookups: std::sync::OnceLock<Lookups>,
@@ -79,18 +79,18 @@ pub struct TableSize {
 impl Database {
     /// Opens the database in `dir`, with the default engine options.
     pub fn open(dir: &Path) -> Result<Database, DbError> {
-        Database::open_with(dir, &EngineOptions::default())
+        Database::open_with(dir, &QueryOptions::default())
     }
 
     /// Opens the database in `dir`.
-    pub fn open_with(dir: &Path, options: &EngineOptions) -> Result<Database, DbError> {
+    pub fn open_with(dir: &Path, options: &QueryOptions) -> Result<Database, DbError> {
         let manifest = Manifest::read(dir)?;
-        let engine = Engine::new(options)?;
-        tables::register_database(&engine, dir, &manifest)?;
+        let session = Session::new(options)?;
+        tables::register_database(&session, dir, &manifest)?;
         Ok(Database {
             dir: dir.to_owned(),
             manifest,
-            engine,
+            session,
             threads: options.threads.max(1),
             lookups: std::sync::OnceLock::new(),
             lists_looked_up: LISTS_LOOKED_UP,
@@ -117,8 +117,8 @@ impl Database {
         &self.dir
     }
 
-    pub(crate) fn engine(&self) -> &Engine {
-        &self.engine
+    pub(crate) fn session(&self) -> &Session {
+        &self.session
     }
 
     /// The threads queries and searches may use.
@@ -201,8 +201,8 @@ impl Database {
             .with_allow_ddl(false)
             .with_allow_dml(false)
             .with_allow_statements(false);
-        self.engine.block_on(async {
-            let df = self.engine.ctx.sql_with_options(query, options).await?;
+        self.session.block_on(async {
+            let df = self.session.ctx.sql_with_options(query, options).await?;
             Ok(df.collect().await?)
         })
     }

@@ -68,7 +68,7 @@ pub enum DbError {
     Sql(String),
     /// The query engine failed.
     #[error("query engine: {0}")]
-    Engine(String),
+    Query(String),
     /// Another review of the same engine configuration and rules is running on this database.
     #[error("{}: another review with this engine configuration is running on this database (it holds {})", .0.display(), .0.join(".lock").display())]
     ReviewLocked(PathBuf),
@@ -88,7 +88,7 @@ impl From<datafusion::error::DataFusionError> for DbError {
             | datafusion::error::DataFusionError::SchemaError(..) => {
                 DbError::Sql(e.strip_backtrace().to_string())
             }
-            other => DbError::Engine(other.strip_backtrace().to_string()),
+            other => DbError::Query(other.strip_backtrace().to_string()),
         }
     }
 }

@@ -376,7 +376,7 @@ impl Database {
              FROM positions p WHERE {reached} GROUP BY p.next_uci"
         );
         let mut out = Vec::new();
-        for batch in self.engine().collect(&sql)? {
+        for batch in self.session().collect(&sql)? {
             let uci = strings(&batch, "uci")?;
             let (sums, last) = (Sums::read(&batch)?, ints(&batch, "last")?);
             for i in 0..batch.num_rows() {
@@ -440,7 +440,7 @@ impl Database {
     /// The `game_id` and `ply` columns of a query's rows.
     fn ids_and_plies(&self, sql: &str) -> Result<Vec<(i64, u64)>, DbError> {
         let mut out = Vec::new();
-        for batch in self.engine().collect(sql)? {
+        for batch in self.session().collect(sql)? {
             let (id, ply) = (ints(&batch, "game_id")?, ints(&batch, "ply")?);
             for i in 0..batch.num_rows() {
                 if let Some(g) = int_at(&id, i) {
@@ -493,7 +493,7 @@ impl Database {
     /// The games a query lists (columns as in [`GameRef`], plus `game_id`, `played` and, if
     /// it has it, `ply`).
     pub(crate) fn game_refs(&self, sql: &str) -> Result<Vec<GameRef>, DbError> {
-        game_refs_of(&self.engine().collect(sql)?)
+        game_refs_of(&self.session().collect(sql)?)
     }
 }
 
@@ -700,7 +700,7 @@ fn game_refs_of(batches: &[arrow_array::RecordBatch]) -> Result<Vec<GameRef>, Db
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{EngineOptions, Filters, ImportOptions, YearMonth, import};
+    use crate::{Filters, ImportOptions, QueryOptions, YearMonth, import};
 
     /// The top and recent games picked from the looked-up rows, and from the lists of the
     /// popular positions, are those the engine's top-k picks (the way of a position reached
@@ -708,7 +708,7 @@ mod tests {
     #[test]
     fn the_lists_looked_up_are_the_engines() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let engine = EngineOptions {
+        let query = QueryOptions {
             threads: 2,
             memory: 256 << 20,
             spill_dir: None,
@@ -717,10 +717,10 @@ mod tests {
             db: dir.path().join("db"),
             inputs: vec![tabla_testdata::testdata_dir().join("pgn/lichess_db_1000k.pgn")],
             max_ply: Some(50),
-            engine: engine.clone(),
+            query: query.clone(),
         };
         import(&options, &tabla_convert::NoProgress).expect("import");
-        let mut db = Database::open_with(&options.db, &engine).expect("open");
+        let mut db = Database::open_with(&options.db, &query).expect("open");
         let filters = [
             Filters::default(),
             Filters {

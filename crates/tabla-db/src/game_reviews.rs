@@ -33,7 +33,7 @@ impl Database {
         }
         let recency = self.review_recency()?;
         let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-        let batches = self.engine().collect(&format!(
+        let batches = self.session().collect(&format!(
             "SELECT game_id, engine, rules, white_accuracy, black_accuracy, white_acpl, \
              black_acpl, white_inaccuracies, white_mistakes, white_blunders, \
              black_inaccuracies, black_mistakes, black_blunders FROM review_games \

@@ -95,7 +95,7 @@ impl Database {
                  OR g.site ILIKE {like})"
             ));
         }
-        let count = self.engine().collect(&format!(
+        let count = self.session().collect(&format!(
             "SELECT COUNT(*) AS n FROM game_refs g WHERE TRUE{condition}"
         ))?;
         let total = match count.first() {
@@ -127,7 +127,7 @@ impl Database {
         }
         // Its month from `game_refs` (sorted by id), so that only that month's `games` files
         // are read.
-        let found = self.engine().collect(&format!(
+        let found = self.session().collect(&format!(
             "SELECT year, month FROM game_refs WHERE game_id = {id}"
         ))?;
         let Some(batch) = found.iter().find(|b| b.num_rows() > 0) else {
@@ -150,7 +150,7 @@ impl Database {
         }
         String::from_utf8(out)
             .map(Some)
-            .map_err(|e| DbError::Engine(format!("game {id}: not UTF-8: {e}")))
+            .map_err(|e| DbError::Query(format!("game {id}: not UTF-8: {e}")))
     }
 
     /// Writes every game that matches `filters` (and, with `position`, reached it at any ply)
@@ -200,7 +200,7 @@ impl Database {
             path: "standard output".into(),
             source: e,
         };
-        self.engine().for_each_batch(&sql, |batch| {
+        self.session().for_each_batch(&sql, |batch| {
             for (id, pgn) in pgn_of_batch(batch)? {
                 match order {
                     Some(_) => games.push((id, pgn)),
@@ -248,7 +248,7 @@ pub(crate) fn pgn_of_batch(batch: &RecordBatch) -> Result<Vec<(i64, String)>, Db
     let tags = batch
         .column_by_name("tags")
         .and_then(|c| c.as_any().downcast_ref::<ListArray>())
-        .ok_or_else(|| DbError::Engine("column tags: not a list".to_owned()))?;
+        .ok_or_else(|| DbError::Query("column tags: not a list".to_owned()))?;
     let mut out = Vec::with_capacity(batch.num_rows());
     for row in 0..batch.num_rows() {
         let mut pairs: Vec<(String, String)> = Vec::new();

@@ -11,11 +11,11 @@
 //! ([`crate::compact`]). An import interrupted anywhere leaves the manifest as it was, so the
 //! database is unchanged; the next import removes what the interrupted one left.
 
-use crate::engine::{Engine, EngineOptions};
 use crate::lists::LISTED_FROM;
 use crate::manifest::{Batch, InputRecord, Manifest, batch_dir, sync_dir};
 use crate::merge::merge_parts;
 use crate::runs::Runs;
+use crate::session::{QueryOptions, Session};
 use crate::store::{first_int, lock, remove_leftovers, write_explorer, write_sorted};
 use crate::{DbError, tables};
 use std::fs::File;
@@ -42,7 +42,7 @@ pub struct ImportOptions {
     /// takes it (default [`DEFAULT_MAX_PLY`]).
     pub max_ply: Option<u32>,
     /// Threads and memory for conversion and aggregation.
-    pub engine: EngineOptions,
+    pub query: QueryOptions,
 }
 
 /// What an import added.
@@ -189,7 +189,7 @@ pub fn import(
         Some(crate::compact::compact_locked(
             dir,
             &mut manifest,
-            &options.engine,
+            &options.query,
         )?)
     } else {
         None
@@ -217,7 +217,7 @@ fn build_batch(
     if is_attach(options) {
         return attach(options, manifest, staging);
     }
-    let threads = NonZeroUsize::new(options.engine.threads.max(1)).unwrap_or(NonZeroUsize::MIN);
+    let threads = NonZeroUsize::new(options.query.threads.max(1)).unwrap_or(NonZeroUsize::MIN);
     let inputs = options
         .inputs
         .iter()
@@ -253,9 +253,9 @@ fn build_batch(
     phases.begin("converting");
     let converted = tabla_convert::convert_with(&convert, &limits, progress)?;
     phases.begin("aggregating and listing");
-    let mut engine_options = options.engine.clone();
-    if engine_options.spill_dir.is_none() {
-        engine_options.spill_dir = Some(staging.join("spill"));
+    let mut query_options = options.query.clone();
+    if query_options.spill_dir.is_none() {
+        query_options.spill_dir = Some(staging.join("spill"));
         std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
     }
     // Two passes over the positions at once: the aggregate (on the engine's threads, merged
@@ -276,16 +276,16 @@ fn build_batch(
                 &staging.join("lists-waves"),
             )
         });
-        let merged = aggregate(&engine_options, manifest, staging, FAN_IN);
+        let merged = aggregate(&query_options, manifest, staging, FAN_IN);
         let lists = lists
             .join()
-            .unwrap_or_else(|_| Err(DbError::Engine("the lists' writer panicked".into())));
+            .unwrap_or_else(|_| Err(DbError::Query("the lists' writer panicked".into())));
         (merged, lists)
     });
     let explorer_rows = explorer_rows?;
     lists?;
     phases.begin("writing game_refs");
-    write_game_refs(&engine_options, staging)?;
+    write_game_refs(&query_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
     Ok(ImportSummary {
         games: converted.games,
@@ -329,31 +329,31 @@ fn attach(
             link_tree(&from.join(table), &staging.join(table))?;
         }
     }
-    let mut engine_options = options.engine.clone();
-    if engine_options.spill_dir.is_none() {
-        engine_options.spill_dir = Some(staging.join("spill"));
+    let mut query_options = options.query.clone();
+    if query_options.spill_dir.is_none() {
+        query_options.spill_dir = Some(staging.join("spill"));
         std::fs::create_dir_all(staging.join("spill")).map_err(DbError::io(staging))?;
     }
-    let engine = Engine::new(&engine_options)?;
-    tables::register_batch_sources(&engine, staging)?;
+    let session = Session::new(&query_options)?;
+    tables::register_batch_sources(&session, staging)?;
     let explorer_rows = if staging.join("explorer").is_dir() {
-        engine.register(
+        session.register(
             "explorer",
             &[staging.join("explorer")],
             tables::explorer_schema(),
             false,
         )?;
-        first_int(&engine, "SELECT COUNT(*) FROM explorer")?
+        first_int(&session, "SELECT COUNT(*) FROM explorer")?
     } else {
         // Positions as `tabla convert --positions` writes them, by month and not
         // necessarily sorted by key: the engine's hash aggregation, spilling past its memory.
         let sql = tables::explorer_sql(manifest.max_ply);
         let out = staging.join("explorer").join("part-00000.parquet");
-        write_explorer(&engine, &sql, &out)?
+        write_explorer(&session, &sql, &out)?
     };
-    write_game_refs(&engine_options, staging)?;
+    write_game_refs(&query_options, staging)?;
     let _ = std::fs::remove_dir_all(staging.join("spill"));
-    let counts = engine.collect(
+    let counts = session.collect(
         "SELECT COUNT(*) AS games, \
          SUM(CASE WHEN error IS NULL THEN 0 ELSE 1 END) AS errors, \
          SUM(CAST(cardinality(warnings) AS BIGINT)) AS warnings FROM games",
@@ -361,7 +361,7 @@ fn attach(
     let get = |name: &str| -> Result<u64, DbError> {
         let batch = counts
             .first()
-            .ok_or_else(|| DbError::Engine("no count".to_owned()))?;
+            .ok_or_else(|| DbError::Query("no count".to_owned()))?;
         let a = crate::values::ints(batch, name)?;
         Ok(crate::values::int_at(&a, 0).unwrap_or(0).max(0) as u64)
     };
@@ -369,7 +369,7 @@ fn attach(
         games: get("games")?,
         errors: get("errors")?,
         warnings: get("warnings")?,
-        positions: first_int(&engine, "SELECT COUNT(*) FROM positions")?,
+        positions: first_int(&session, "SELECT COUNT(*) FROM positions")?,
         explorer_rows,
         explorer_from: 1,
         input_bytes: 0,
@@ -434,7 +434,7 @@ const FAN_IN: usize = 64;
 /// aggregate is a sum, so the results together are the aggregate of the whole (a key in several
 /// files has a row in several results): [`merge_parts`] adds them up key by key as they come.
 fn aggregate(
-    options: &EngineOptions,
+    options: &QueryOptions,
     manifest: &Manifest,
     staging: &Path,
     fan_in: usize,
@@ -465,13 +465,13 @@ fn aggregate(
 /// The streams of sql/explorer.sql over each of `files` (each sorted by key), running on
 /// `options.threads` threads.
 fn aggregate_files(
-    options: &EngineOptions,
+    options: &QueryOptions,
     manifest: &Manifest,
     files: &[PathBuf],
 ) -> Result<Runs<crate::merge::Part>, DbError> {
     let sql = tables::explorer_sql(manifest.max_ply);
-    let runtime = crate::engine::runtime(options.threads)?;
-    let one_file = EngineOptions {
+    let runtime = crate::session::runtime(options.threads)?;
+    let one_file = QueryOptions {
         threads: 1,
         memory: options.memory / files.len().max(1),
         spill_dir: options.spill_dir.clone(),
@@ -479,11 +479,11 @@ fn aggregate_files(
     let results = files
         .iter()
         .map(|file| {
-            let engine = Engine::on(runtime.clone(), &one_file)?;
+            let session = Session::on(runtime.clone(), &one_file)?;
             // One file, one stream: split into byte ranges, it would lose its order.
-            engine.collect("SET datafusion.optimizer.repartition_file_scans = false")?;
-            tables::register_positions(&engine, std::slice::from_ref(file), true)?;
-            let batches = engine.into_batches(&sql, &["key_hi", "key_lo"])?;
+            session.collect("SET datafusion.optimizer.repartition_file_scans = false")?;
+            tables::register_positions(&session, std::slice::from_ref(file), true)?;
+            let batches = session.into_batches(&sql, &["key_hi", "key_lo"])?;
             Ok((file.display().to_string(), batches))
         })
         .collect::<Result<Vec<_>, DbError>>()?;
@@ -494,20 +494,20 @@ fn aggregate_files(
 /// sorted by id in row groups of 4,096 games, so that the explorer's and the search's lists
 /// find their games by id in a few row groups (ids are hashes: in `games` a lookup would read
 /// every file).
-fn write_game_refs(options: &EngineOptions, staging: &Path) -> Result<(), DbError> {
+fn write_game_refs(options: &QueryOptions, staging: &Path) -> Result<(), DbError> {
     let games = staging.join("games");
     if !games.is_dir() {
         return Ok(());
     }
-    let engine = Engine::new(options)?;
-    engine.register("games", &[games], tabla_convert::games_schema(), true)?;
+    let session = Session::new(options)?;
+    session.register("games", &[games], tabla_convert::games_schema(), true)?;
     let sql = format!(
         "SELECT {} FROM games ORDER BY game_id",
         tables::GAME_REFS_COLUMNS.join(", ")
     );
     let out = staging.join("game_refs");
-    engine.block_on(async {
-        let df = engine.ctx.sql(&sql).await?;
+    session.block_on(async {
+        let df = session.ctx.sql(&sql).await?;
         write_sorted(df, &out.join("part-00000.parquet"), 4096, false).await?;
         Ok::<(), DbError>(())
     })
@@ -666,9 +666,9 @@ mod tests {
         let staging = dir.path();
         let files = many_positions_files(staging);
         let manifest = Manifest::new(DEFAULT_MAX_PLY);
-        let options = EngineOptions {
+        let options = QueryOptions {
             threads: 2,
-            ..EngineOptions::default()
+            ..QueryOptions::default()
         };
         let explorer = staging.join("explorer").join("part-00000.parquet");
         let at_once = aggregate(&options, &manifest, staging, files.len()).expect("at once");

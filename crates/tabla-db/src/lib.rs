@@ -19,13 +19,13 @@
 //! (or from their `[%eval]` comments) into tables that SQL can ask.
 //!
 //! ```no_run
-//! use tabla_db::{Database, EngineOptions, Filters, ImportOptions, Target, import};
+//! use tabla_db::{Database, QueryOptions, Filters, ImportOptions, Target, import};
 //!
 //! let options = ImportOptions {
 //!     db: "games.db".into(),
 //!     inputs: vec!["lichess_db_standard_rated_2013-01.pgn.zst".into()],
 //!     max_ply: None,
-//!     engine: EngineOptions::default(),
+//!     query: QueryOptions::default(),
 //! };
 //! import(&options, &tabla_convert::NoProgress)?;
 //! let db = Database::open("games.db".as_ref())?;
@@ -50,7 +50,7 @@
 //! once, in waves past that), and the `game_refs` table (a game list's columns sorted by id), then
 //! moves the batch into place and rewrites the manifest; `compact.rs` sums the imports' aggregates
 //! into one table (completing a position a part lacks from that import's positions), committed the
-//! same way; `engine.rs` is the DataFusion session (its own Tokio runtime, a memory pool that
+//! same way; `session.rs` is the DataFusion session (its own Tokio runtime, a memory pool that
 //! spills) and `tables.rs` registers every batch's files as `games`, `positions` (a view adding the
 //! month from `played_on`), `game_refs` and `explorer` (the compaction's and the later imports');
 //! `lookup.rs` reads the rows of one key (or a few game ids) straight from the pages of the sorted
@@ -70,7 +70,6 @@
 
 mod compact;
 mod database;
-mod engine;
 mod error;
 mod explore;
 mod filters;
@@ -88,6 +87,7 @@ mod review_figures;
 mod review_tables;
 mod runs;
 mod search;
+mod session;
 mod store;
 mod tables;
 mod totals;
@@ -96,7 +96,6 @@ mod values;
 
 pub use compact::{COMPACT_AFTER, CompactSummary, compact};
 pub use database::{Database, Info, TableSize};
-pub use engine::EngineOptions;
 pub use error::DbError;
 pub use explore::{Explorer, GameRef, MoveStats, Target};
 pub use filters::{FilterText, Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
@@ -115,4 +114,5 @@ pub use review_tables::{
     review_moves_schema, rules_name,
 };
 pub use search::{Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
+pub use session::QueryOptions;
 pub use tables::{EXPLORER_SQL, counted_sql, explorer_schema, explorer_sql};

@@ -117,7 +117,7 @@ impl Decode for Positions {
             .column_by_name("first")
             .and_then(|c| c.as_any().downcast_ref::<BooleanArray>())
             .cloned()
-            .ok_or_else(|| DbError::Engine("positions: no boolean column first".into()))?;
+            .ok_or_else(|| DbError::Query("positions: no boolean column first".into()))?;
         Ok(Positions {
             hi: ints(batch, "key_hi")?,
             lo: ints(batch, "key_lo")?,
@@ -232,7 +232,7 @@ pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &ListsOut) -> Re
                 Some(s) => match SPEEDS.iter().position(|&known| known == s) {
                     Some(index) => Some(index as u8),
                     None => {
-                        bad = Some(DbError::Engine(format!("positions: unknown speed {s:?}")));
+                        bad = Some(DbError::Query(format!("positions: unknown speed {s:?}")));
                         None
                     }
                 },
@@ -357,7 +357,7 @@ pub(crate) fn write_lists_in_waves(
 fn merge_counted(files: &[PathBuf], max_ply: u32, out: &Path) -> Result<(), DbError> {
     let mut runs: Runs<Positions> = Runs::open(files, BATCH_ROWS)?;
     let schema = positions_schema(PositionsTable::Keys);
-    let error = |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", out.display()));
+    let error = |e: &dyn std::fmt::Display| DbError::Query(format!("{}: {e}", out.display()));
     let file = std::fs::File::create(out).map_err(DbError::io(out))?;
     // Read once, soon: zstd's fastest level keeps the disk's share small at little cost.
     let props = parquet::file::properties::WriterProperties::builder()
@@ -447,7 +447,7 @@ impl PositionColumns {
             Arc::new(self.played_on.finish()),
         ];
         RecordBatch::try_new(schema.clone(), columns)
-            .map_err(|e| DbError::Engine(format!("positions: {e}")))
+            .map_err(|e| DbError::Query(format!("positions: {e}")))
     }
 }
 
@@ -495,7 +495,7 @@ impl Columns {
             Arc::new(self.played_on.finish()),
         ];
         RecordBatch::try_new(lists_schema(), columns)
-            .map_err(|e| DbError::Engine(format!("lists: {e}")))
+            .map_err(|e| DbError::Query(format!("lists: {e}")))
     }
 }
 
@@ -550,21 +550,21 @@ mod tests {
             Arc::new(Int32Array::from(vec![Some(1); n])),
         ];
         let batch = RecordBatch::try_new(schema.clone(), columns).expect("a positions batch");
-        let engine = crate::engine::Engine::new(&crate::engine::EngineOptions {
+        let session = crate::session::Session::new(&crate::session::QueryOptions {
             threads: 1,
             ..Default::default()
         })
-        .expect("an engine");
+        .expect("a query session");
         let table = datafusion::datasource::MemTable::try_new(schema, vec![vec![batch.clone()]])
             .expect("a table");
-        engine
+        session
             .ctx
             .register_table("positions", Arc::new(table))
             .expect("registered");
         // Each row is a position of its own (key_lo = its index): the query's rows are the
         // counted rows, with their rating group.
         let mut by_sql = std::collections::BTreeMap::new();
-        for out in engine
+        for out in session
             .collect(&crate::tables::explorer_sql(max_ply))
             .expect("explorer.sql runs")
         {
@@ -594,7 +594,7 @@ mod tests {
         assert_eq!(by_sql, by_rust);
         // The lookups' condition is the same text.
         let counted = crate::tables::counted_sql(max_ply);
-        let filtered = engine
+        let filtered = session
             .collect(&format!(
                 "SELECT COUNT(*) AS n FROM positions p WHERE {counted}"
             ))

@@ -62,7 +62,7 @@ impl SortedFiles {
             let options =
                 ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Optional);
             let meta = ArrowReaderMetadata::load(&file, options)
-                .map_err(|e| DbError::Engine(format!("{}: {e}", path.display())))?;
+                .map_err(|e| DbError::Query(format!("{}: {e}", path.display())))?;
             let schema = meta.metadata().file_metadata().schema_descr();
             let leaf = (0..schema.num_columns()).find(|&i| schema.column(i).name() == column);
             let bounds = meta
@@ -139,7 +139,7 @@ impl SortedFiles {
             for handle in work {
                 let batches = handle
                     .join()
-                    .map_err(|_| DbError::Engine("a lookup thread panicked".to_owned()))??;
+                    .map_err(|_| DbError::Query("a lookup thread panicked".to_owned()))??;
                 out.extend(batches);
             }
             Ok(out)
@@ -159,7 +159,7 @@ struct Matched {
 
 impl SortedFile {
     fn error(&self, e: &dyn std::fmt::Display) -> DbError {
-        DbError::Engine(format!("{}: {e}", self.path.display()))
+        DbError::Query(format!("{}: {e}", self.path.display()))
     }
 
     fn reader(

@@ -131,7 +131,7 @@ pub(crate) fn merge_parts(
                 Some(s) => match SPEEDS.iter().position(|&known| known == s) {
                     Some(index) => Some(index as u8),
                     None => {
-                        bad = Some(DbError::Engine(format!("explorer: unknown speed {s:?}")));
+                        bad = Some(DbError::Query(format!("explorer: unknown speed {s:?}")));
                         None
                     }
                 },
@@ -250,7 +250,7 @@ impl Columns {
                 .map(|b| Arc::new(b.finish()) as ArrayRef),
         );
         RecordBatch::try_new(crate::tables::explorer_schema(), columns)
-            .map_err(|e| DbError::Engine(format!("explorer: {e}")))
+            .map_err(|e| DbError::Query(format!("explorer: {e}")))
     }
 }
 

@@ -20,7 +20,7 @@ pub fn write_rows(
     format: Format,
     out: &mut dyn std::io::Write,
 ) -> Result<(), DbError> {
-    let fail = |e: &dyn std::fmt::Display| DbError::Engine(format!("cannot print the rows: {e}"));
+    let fail = |e: &dyn std::fmt::Display| DbError::Query(format!("cannot print the rows: {e}"));
     match format {
         Format::Table => {
             let table = datafusion::arrow::util::pretty::pretty_format_batches(batches)

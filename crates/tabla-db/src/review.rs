@@ -155,7 +155,7 @@ impl Database {
         // The games selected, less those reviewed before.
         let condition = filters.games_sql();
         let mut todo: HashSet<i64> = HashSet::new();
-        self.engine().for_each_batch(
+        self.session().for_each_batch(
             &format!("SELECT g.game_id FROM game_refs g WHERE TRUE{condition}"),
             |batch| {
                 let ids = ints(batch, "game_id")?;
@@ -231,7 +231,7 @@ impl Database {
             Ok(())
         };
         let walked = self
-            .engine()
+            .session()
             .for_each_batch(&crate::games::pgn_sql(&condition), |batch| {
                 for (id, pgn) in crate::games::pgn_of_batch(batch)? {
                     if !todo.remove(&id) {
@@ -267,7 +267,7 @@ impl Database {
         }
         folder.write(&mut rows)?;
         summary.counts = counts;
-        register(self.engine(), self.dir())?;
+        register(self.session(), self.dir())?;
         if cancelled {
             return Err(DbError::Cancelled);
         }
@@ -369,7 +369,7 @@ impl Folder {
 
 /// Adds the game ids of the `games` part `path` to `ids`.
 fn read_ids(path: &Path, ids: &mut HashSet<i64>) -> Result<(), DbError> {
-    let bad = |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", path.display()));
+    let bad = |e: &dyn std::fmt::Display| DbError::Query(format!("{}: {e}", path.display()));
     let file = File::open(path).map_err(DbError::io(path))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| bad(&e))?;
     let mask = ProjectionMask::columns(builder.parquet_schema(), ["game_id"]);
@@ -384,7 +384,7 @@ fn read_ids(path: &Path, ids: &mut HashSet<i64>) -> Result<(), DbError> {
 
 /// Writes `batch` to `path` through `tmp` (synced, then renamed).
 fn write_file(path: &Path, tmp: &Path, batch: &RecordBatch) -> Result<(), DbError> {
-    let bad = |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", tmp.display()));
+    let bad = |e: &dyn std::fmt::Display| DbError::Query(format!("{}: {e}", tmp.display()));
     let file = File::create(tmp).map_err(DbError::io(tmp))?;
     let props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
@@ -522,7 +522,7 @@ impl Rows {
                 Arc::new(StringArray::from(m.best)),
             ],
         )
-        .map_err(|e| DbError::Engine(format!("review_moves: {e}")))?;
+        .map_err(|e| DbError::Query(format!("review_moves: {e}")))?;
         let n = g.game_id.len();
         let [[wi, wm, wb], [bi, bm, bb]] = g.marks;
         let [wa, ba] = g.accuracy;
@@ -547,7 +547,7 @@ impl Rows {
                 Arc::new(StringArray::from(g.error)),
             ],
         )
-        .map_err(|e| DbError::Engine(format!("review_games: {e}")))?;
+        .map_err(|e| DbError::Query(format!("review_games: {e}")))?;
         Ok((moves, games))
     }
 }

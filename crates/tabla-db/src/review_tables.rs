@@ -2,8 +2,8 @@
 //! schemas, their files, and their registration in a database's query engine.
 
 use crate::DbError;
-use crate::engine::Engine;
 use crate::filters::quote;
+use crate::session::Session;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -170,12 +170,12 @@ pub(crate) fn review_files(db: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>), Db
 
 /// Registers `evals`, `review_moves` and `review_games` over what the database `db` holds (again
 /// after a review: the tables they replace are dropped first).
-pub(crate) fn register(engine: &Engine, db: &Path) -> Result<(), DbError> {
+pub(crate) fn register(session: &Session, db: &Path) -> Result<(), DbError> {
     for name in ["evals", "review_moves", "review_games"] {
-        engine.ctx.deregister_table(name)?;
+        session.ctx.deregister_table(name)?;
     }
     let mut i = 0;
-    while engine
+    while session
         .ctx
         .deregister_table(format!("evals_part_{i}").as_str())?
         .is_some()
@@ -183,8 +183,8 @@ pub(crate) fn register(engine: &Engine, db: &Path) -> Result<(), DbError> {
         i += 1;
     }
     let (moves, games) = review_files(db)?;
-    engine.register("review_moves", &moves, review_moves_schema(), false)?;
-    engine.register("review_games", &games, review_games_schema(), false)?;
+    session.register("review_moves", &moves, review_moves_schema(), false)?;
+    session.register("review_games", &games, review_games_schema(), false)?;
     // `evals`: each configuration's files with its name.
     let mut selects = Vec::new();
     for config in subdirs(&db.join(EVALS_DIR))? {
@@ -194,16 +194,16 @@ pub(crate) fn register(engine: &Engine, db: &Path) -> Result<(), DbError> {
             continue;
         };
         let part = format!("evals_part_{}", selects.len());
-        engine.register(&part, &files, tabla_review::evals_schema(), false)?;
+        session.register(&part, &files, tabla_review::evals_schema(), false)?;
         selects.push(format!(
             "SELECT {} AS engine, key_hi, key_lo, cp, mate, best, pv FROM {part}",
             quote(&name)
         ));
     }
     if selects.is_empty() {
-        engine.register("evals", &[], evals_table_schema(), false)
+        session.register("evals", &[], evals_table_schema(), false)
     } else {
-        engine.collect(&format!(
+        session.collect(&format!(
             "CREATE VIEW evals AS {}",
             selects.join(" UNION ALL ")
         ))?;

@@ -59,7 +59,7 @@ impl<T: Decode> Cursor<T> {
     }
 
     fn open(path: &Path, batch_rows: usize) -> Result<Cursor<T>, DbError> {
-        let error = |e: &dyn std::fmt::Display| DbError::Engine(format!("{}: {e}", path.display()));
+        let error = |e: &dyn std::fmt::Display| DbError::Query(format!("{}: {e}", path.display()));
         let file = File::open(path).map_err(DbError::io(path))?;
         let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| error(&e))?;
         let mask = ProjectionMask::columns(builder.parquet_schema(), T::COLUMNS.iter().copied());
@@ -71,7 +71,7 @@ impl<T: Decode> Cursor<T> {
         let name = path.display().to_string();
         let reader = {
             let name = name.clone();
-            reader.map(move |b| b.map_err(|e| DbError::Engine(format!("{name}: {e}"))))
+            reader.map(move |b| b.map_err(|e| DbError::Query(format!("{name}: {e}"))))
         };
         Cursor::new(name, Box::new(reader))
     }
@@ -160,7 +160,7 @@ impl<T: Decode> Runs<T> {
                 let k = batch.key(cursor.row);
                 if k != key {
                     if k < key {
-                        return Err(DbError::Engine(format!(
+                        return Err(DbError::Query(format!(
                             "{}: not sorted by key",
                             cursor.name
                         )));
@@ -202,7 +202,7 @@ mod tests {
                     .as_any()
                     .downcast_ref::<Int64Array>()
                     .cloned()
-                    .ok_or_else(|| DbError::Engine("not Int64".into()))
+                    .ok_or_else(|| DbError::Query("not Int64".into()))
             };
             Ok(Keys(col(0)?, col(1)?))
         }
@@ -280,7 +280,7 @@ mod tests {
             result = runs.next_key(|_, _| Ok(()));
         }
         assert!(
-            matches!(&result, Err(DbError::Engine(m)) if m.contains("not sorted")),
+            matches!(&result, Err(DbError::Query(m)) if m.contains("not sorted")),
             "{result:?}"
         );
     }

@@ -229,7 +229,7 @@ impl Database {
             filters.games_sql()
         );
         let threads = self.threads().max(1);
-        self.engine().for_each_batch(&sql, |batch| {
+        self.session().for_each_batch(&sql, |batch| {
             let (found, done) = scan_batch(batch, &test, threads)?;
             hits.extend(found);
             work.games += done.games;
@@ -291,7 +291,7 @@ fn scan_batch(
             .into_iter()
             .map(|h| {
                 h.join()
-                    .map_err(|_| DbError::Engine("a search thread failed".to_owned()))
+                    .map_err(|_| DbError::Query("a search thread failed".to_owned()))
             })
             .collect::<Result<Vec<_>, DbError>>()
     })?;
@@ -356,7 +356,7 @@ fn list_column(batch: &RecordBatch, name: &str) -> Result<ListArray, DbError> {
         .column_by_name(name)
         .and_then(|c| c.as_any().downcast_ref::<ListArray>())
         .cloned()
-        .ok_or_else(|| DbError::Engine(format!("column {name}: not a list")))
+        .ok_or_else(|| DbError::Query(format!("column {name}: not a list")))
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! one left, and writing an explorer table.
 
 use crate::DbError;
-use crate::engine::Engine;
 use crate::lookup::PAGE_ROWS;
 use crate::manifest::Manifest;
+use crate::session::Session;
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::prelude::col;
 use std::fs::File;
@@ -29,20 +29,20 @@ pub(crate) fn lock(dir: &Path) -> Result<Lock, DbError> {
 }
 
 /// The first column of the first row of a query, as a count.
-pub(crate) fn first_int(engine: &Engine, sql: &str) -> Result<u64, DbError> {
-    let batches = engine.collect(sql)?;
+pub(crate) fn first_int(session: &Session, sql: &str) -> Result<u64, DbError> {
+    let batches = session.collect(sql)?;
     let batch = batches
         .first()
-        .ok_or_else(|| DbError::Engine(format!("no result for {sql}")))?;
+        .ok_or_else(|| DbError::Query(format!("no result for {sql}")))?;
     let a = crate::values::ints(batch, batch.schema().field(0).name())?;
     Ok(crate::values::int_at(&a, 0).unwrap_or(0).max(0) as u64)
 }
 
 /// Runs `sql` (rows of the `explorer` table) and writes its result as the Parquet file `out`,
 /// sorted by key and move; returns the rows written.
-pub(crate) fn write_explorer(engine: &Engine, sql: &str, out: &Path) -> Result<u64, DbError> {
-    engine.block_on(async {
-        let df = engine.ctx.sql(sql).await?.sort(vec![
+pub(crate) fn write_explorer(session: &Session, sql: &str, out: &Path) -> Result<u64, DbError> {
+    session.block_on(async {
+        let df = session.ctx.sql(sql).await?.sort(vec![
             col("key_hi").sort(true, false),
             col("key_lo").sort(true, false),
             col("uci").sort(true, false),
@@ -150,7 +150,7 @@ impl LookupWriter {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(DbError::io(parent))?;
         }
-        let zstd = ZstdLevel::try_new(3).map_err(|e| DbError::Engine(e.to_string()))?;
+        let zstd = ZstdLevel::try_new(3).map_err(|e| DbError::Query(e.to_string()))?;
         let mut props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(zstd))
             .set_max_row_group_row_count(Some(layout.group_rows))
@@ -164,7 +164,7 @@ impl LookupWriter {
         }
         let file = File::create(path).map_err(DbError::io(path))?;
         let writer = parquet::arrow::ArrowWriter::try_new(file, schema, Some(props.build()))
-            .map_err(|e| DbError::Engine(format!("{}: {e}", path.display())))?;
+            .map_err(|e| DbError::Query(format!("{}: {e}", path.display())))?;
         Ok(LookupWriter {
             path: path.to_owned(),
             writer,
@@ -175,7 +175,7 @@ impl LookupWriter {
     pub(crate) fn write(&mut self, batch: &arrow_array::RecordBatch) -> Result<(), DbError> {
         self.writer
             .write(batch)
-            .map_err(|e| DbError::Engine(format!("{}: {e}", self.path.display())))
+            .map_err(|e| DbError::Query(format!("{}: {e}", self.path.display())))
     }
 
     /// Writes the footer.
@@ -183,7 +183,7 @@ impl LookupWriter {
         self.writer
             .close()
             .map(drop)
-            .map_err(|e| DbError::Engine(format!("{}: {e}", self.path.display())))
+            .map_err(|e| DbError::Query(format!("{}: {e}", self.path.display())))
     }
 }
 

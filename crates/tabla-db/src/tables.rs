@@ -6,8 +6,8 @@
 //! explorer's: in the compaction and the batches after it).
 
 use crate::DbError;
-use crate::engine::Engine;
 use crate::manifest::Manifest;
+use crate::session::Session;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::path::Path;
 use std::sync::Arc;
@@ -95,9 +95,9 @@ pub fn game_refs_schema() -> SchemaRef {
 }
 
 /// Registers `games` and `positions` of one batch directory (an import being built).
-pub(crate) fn register_batch_sources(engine: &Engine, dir: &Path) -> Result<(), DbError> {
-    engine.register("games", &[dir.join("games")], games_schema(), true)?;
-    register_positions(engine, &[dir.join("positions")], false)
+pub(crate) fn register_batch_sources(session: &Session, dir: &Path) -> Result<(), DbError> {
+    session.register("games", &[dir.join("games")], games_schema(), true)?;
+    register_positions(session, &[dir.join("positions")], false)
 }
 
 /// Registers `positions` over `dirs` (directories or files): the files as `positions_files`
@@ -106,19 +106,19 @@ pub(crate) fn register_batch_sources(engine: &Engine, dir: &Path) -> Result<(), 
 /// `played_on`. With `sorted`, each file is declared sorted by key (`key_hi`, `key_lo`), as
 /// `tabla db import` writes them (not `tabla convert --positions`, whose files are by month).
 pub(crate) fn register_positions(
-    engine: &Engine,
+    session: &Session,
     dirs: &[std::path::PathBuf],
     sorted: bool,
 ) -> Result<(), DbError> {
     let schema = positions_schema(PositionsTable::Keys);
     let order: &[&str] = if sorted { &["key_hi", "key_lo"] } else { &[] };
-    engine.register_ordered("positions_files", dirs, schema.clone(), false, order)?;
+    session.register_ordered("positions_files", dirs, schema.clone(), false, order)?;
     let columns: Vec<String> = schema
         .fields()
         .iter()
         .map(|f| format!("\"{}\"", f.name()))
         .collect();
-    engine.collect(&format!(
+    session.collect(&format!(
         "CREATE VIEW positions AS SELECT {}, \
          CAST(played_on / 10000 AS INT) AS year, \
          CAST(NULLIF((played_on / 100) % 100, 0) AS INT) AS month FROM positions_files",
@@ -129,7 +129,7 @@ pub(crate) fn register_positions(
 
 /// Registers `games`, `positions` and `explorer` over every batch of the database in `dir`.
 pub(crate) fn register_database(
-    engine: &Engine,
+    session: &Session,
     dir: &Path,
     manifest: &Manifest,
 ) -> Result<(), DbError> {
@@ -141,19 +141,19 @@ pub(crate) fn register_database(
             .filter(|d| d.is_dir())
             .collect()
     };
-    engine.register("games", &under("games"), games_schema(), true)?;
-    register_positions(engine, &under("positions"), false)?;
+    session.register("games", &under("games"), games_schema(), true)?;
+    register_positions(session, &under("positions"), false)?;
     let refs = under("game_refs");
     if refs.len() == under("games").len() {
-        engine.register("game_refs", &refs, game_refs_schema(), false)?;
+        session.register("game_refs", &refs, game_refs_schema(), false)?;
     } else {
         // A batch imported before `game_refs` existed: the same rows, from `games` (slower).
-        engine.collect(&format!(
+        session.collect(&format!(
             "CREATE VIEW game_refs AS SELECT {} FROM games",
             GAME_REFS_COLUMNS.join(", ")
         ))?;
     }
     let explorer = manifest.explorer_parts(dir);
-    engine.register("explorer", &explorer, explorer_schema(), false)?;
-    crate::review_tables::register(engine, dir)
+    session.register("explorer", &explorer, explorer_schema(), false)?;
+    crate::review_tables::register(session, dir)
 }

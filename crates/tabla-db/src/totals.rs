@@ -39,7 +39,7 @@ impl Uci {
     pub(crate) fn new(text: &str) -> Result<Uci, DbError> {
         let mut bytes = [0; 7];
         if text.len() > bytes.len() || text.bytes().any(|b| b == 0) {
-            return Err(DbError::Engine(format!("explorer: {text:?} is not a move")));
+            return Err(DbError::Query(format!("explorer: {text:?} is not a move")));
         }
         bytes[..text.len()].copy_from_slice(text.as_bytes());
         Ok(Uci(bytes))
@@ -144,7 +144,7 @@ impl TotalsColumns {
         );
         columns.push(Arc::new(self.last.finish()));
         RecordBatch::try_new(totals_schema(), columns)
-            .map_err(|e| DbError::Engine(format!("totals: {e}")))
+            .map_err(|e| DbError::Query(format!("totals: {e}")))
     }
 }
 

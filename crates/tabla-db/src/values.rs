@@ -12,7 +12,7 @@ pub(crate) fn ints(batch: &RecordBatch, name: &str) -> Result<Int64Array, DbErro
         .as_any()
         .downcast_ref::<Int64Array>()
         .cloned()
-        .ok_or_else(|| DbError::Engine(format!("column {name}: not integers")))
+        .ok_or_else(|| DbError::Query(format!("column {name}: not integers")))
 }
 
 /// A result column as `Utf8`.
@@ -22,14 +22,14 @@ pub(crate) fn strings(batch: &RecordBatch, name: &str) -> Result<StringArray, Db
         .as_any()
         .downcast_ref::<StringArray>()
         .cloned()
-        .ok_or_else(|| DbError::Engine(format!("column {name}: not text")))
+        .ok_or_else(|| DbError::Query(format!("column {name}: not text")))
 }
 
 fn column(batch: &RecordBatch, name: &str, to: &DataType) -> Result<ArrayRef, DbError> {
     let array = batch
         .column_by_name(name)
-        .ok_or_else(|| DbError::Engine(format!("no column {name} in the result")))?;
-    cast(array, to).map_err(|e| DbError::Engine(format!("column {name}: {e}")))
+        .ok_or_else(|| DbError::Query(format!("no column {name} in the result")))?;
+    cast(array, to).map_err(|e| DbError::Query(format!("column {name}: {e}")))
 }
 
 /// The value at `i`, or `None` when null.
@@ -49,7 +49,7 @@ pub(crate) fn floats(batch: &RecordBatch, name: &str) -> Result<Float64Array, Db
         .as_any()
         .downcast_ref::<Float64Array>()
         .cloned()
-        .ok_or_else(|| DbError::Engine(format!("column {name}: not numbers")))
+        .ok_or_else(|| DbError::Query(format!("column {name}: not numbers")))
 }
 
 /// The number at `i`, or `None` when null.

@@ -125,7 +125,7 @@ fn explorer_matches_python_chess_with_one_import_per_file_and_after_compaction()
             db: db.clone(),
             inputs: vec![input],
             max_ply: Some(50),
-            engine: common::engine(),
+            query: common::query(),
         };
         let summary = import(&options, &tabla_convert::NoProgress).expect("import");
         if let Some(c) = summary.compacted {
@@ -140,7 +140,7 @@ fn explorer_matches_python_chess_with_one_import_per_file_and_after_compaction()
     }
     assert!(compactions >= 1, "19 imports compact at least once");
     assert!(completed > 0, "no compaction had a position to complete");
-    let opened = Database::open_with(&db, &common::engine()).expect("open");
+    let opened = Database::open_with(&db, &common::query()).expect("open");
     assert_eq!(Some(opened.manifest().games()), reference["games"].as_u64());
     check(&opened, &reference);
     // The parts the compaction replaced are gone from disk.
@@ -158,10 +158,10 @@ fn explorer_matches_python_chess_with_one_import_per_file_and_after_compaction()
     use arrow_array::Array;
     // `compact` folds whatever parts the last imports left (none when the last one compacted).
     let before = parts(&db).len();
-    let summary = compact(&db, &common::engine()).expect("compact");
+    let summary = compact(&db, &common::query()).expect("compact");
     assert_eq!(summary.parts, before);
     assert_eq!(parts(&db).len(), 1);
-    let opened = Database::open_with(&db, &common::engine()).expect("open");
+    let opened = Database::open_with(&db, &common::query()).expect("open");
     let only = opened.manifest().compacted.clone().expect("compacted");
     assert_eq!(only.through, 19, "every import folded");
     let rows = opened
@@ -179,7 +179,7 @@ fn explorer_matches_python_chess_with_one_import_per_file_and_after_compaction()
     );
     check(&opened, &reference);
     // Nothing left to fold: a no-op.
-    assert_eq!(compact(&db, &common::engine()).expect("again").rows, 0);
+    assert_eq!(compact(&db, &common::query()).expect("again").rows, 0);
     let on_disk: Vec<_> = std::fs::read_dir(db.join("explorer"))
         .expect("explorer dir")
         .map(|e| e.expect("entry").path())

@@ -4,10 +4,10 @@
 //! fixed at creation.
 
 use std::path::{Path, PathBuf};
-use tabla_db::{Database, DbError, EngineOptions, Filters, ImportOptions, Target, import};
+use tabla_db::{Database, DbError, Filters, ImportOptions, QueryOptions, Target, import};
 
-fn engine() -> EngineOptions {
-    EngineOptions {
+fn query() -> QueryOptions {
+    QueryOptions {
         threads: 2,
         memory: 128 << 20,
         spill_dir: None,
@@ -19,7 +19,7 @@ fn options(db: &Path, inputs: &[PathBuf], max_ply: Option<u32>) -> ImportOptions
         db: db.to_owned(),
         inputs: inputs.to_vec(),
         max_ply,
-        engine: engine(),
+        query: query(),
     }
 }
 
@@ -29,7 +29,7 @@ fn testdata(name: &str) -> PathBuf {
 
 /// The start position's totals and moves.
 fn start(db: &Path) -> (u64, Vec<(String, u64)>) {
-    let db = Database::open_with(db, &engine()).expect("open");
+    let db = Database::open_with(db, &query()).expect("open");
     let answer = db
         .explore(&Target::Fen("startpos".into()), &Filters::default())
         .expect("explore");
@@ -77,10 +77,10 @@ fn imports_add_up_and_the_same_content_is_refused_under_any_name() {
     assert_eq!(start(&db), (games_ab, moves_ab.clone()));
     // The database numbers its games 1, 2, 3... over both imports, each id once, and every
     // position row names one of them.
-    let ids = |query: &str| -> Vec<i64> {
-        let batches = Database::open_with(&db, &engine())
+    let ids = |sql: &str| -> Vec<i64> {
+        let batches = Database::open_with(&db, &query())
             .expect("open")
-            .sql(query)
+            .sql(sql)
             .expect("query");
         let batch = &batches[0];
         (0..batch.num_columns())
@@ -136,7 +136,7 @@ fn imports_add_up_and_the_same_content_is_refused_under_any_name() {
     )
     .expect_err("the same file twice in one import");
     assert!(matches!(err, DbError::SameContent(..)), "{err}");
-    let db_open = Database::open_with(&db, &engine()).expect("open");
+    let db_open = Database::open_with(&db, &query()).expect("open");
     assert_eq!(db_open.manifest().batches.len(), 2);
     assert_eq!(start(&db), (games_ab, moves_ab));
 
@@ -199,7 +199,7 @@ fn an_interrupted_import_leaves_the_database_as_it_was() {
     )
     .expect("import after a crash");
     assert!(!db.join(".staging-000002").exists());
-    let opened = Database::open_with(&db, &engine()).expect("open");
+    let opened = Database::open_with(&db, &query()).expect("open");
     assert_eq!(opened.manifest().batches.len(), 2);
     let info = opened.info().expect("info");
     assert_eq!(info.games, opened.manifest().games());
@@ -236,11 +236,11 @@ fn an_interrupted_compaction_leaves_the_database_as_it_was() {
     copy_dir(&explorer, &db.join("explorer/000001"));
     assert_eq!(start(&db), before);
     // ...and the next compaction removes them, then sums the two imports' parts into one.
-    let summary = tabla_db::compact(&db, &engine()).expect("compact");
+    let summary = tabla_db::compact(&db, &query()).expect("compact");
     assert_eq!(summary.parts, 2);
     assert!(!db.join(".staging-explorer-000001").exists());
     assert_eq!(start(&db), before);
-    let opened = Database::open_with(&db, &engine()).expect("open");
+    let opened = Database::open_with(&db, &query()).expect("open");
     let compacted = opened.manifest().compacted.clone().expect("compacted");
     assert_eq!((compacted.id, compacted.through), (1, 2));
     assert!(!explorer.exists(), "the folded part is removed");

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use tabla_db::{
-    Database, DbError, EngineOptions, FilterText, Filters, ImportOptions, ReviewWith, SearchQuery,
+    Database, DbError, FilterText, Filters, ImportOptions, QueryOptions, ReviewWith, SearchQuery,
     Target,
 };
 
@@ -27,8 +27,8 @@ fn json_error(e: serde_json::Error) -> PyErr {
     TablaError::new_err(format!("writing the answer as JSON: {e}"))
 }
 
-fn engine(threads: Option<usize>, memory: Option<usize>) -> EngineOptions {
-    let mut options = EngineOptions::default();
+fn query_options(threads: Option<usize>, memory: Option<usize>) -> QueryOptions {
+    let mut options = QueryOptions::default();
     if let Some(t) = threads {
         options.threads = t.max(1);
     }
@@ -88,7 +88,7 @@ impl NativeDatabase {
         threads: Option<usize>,
         memory: Option<usize>,
     ) -> PyResult<NativeDatabase> {
-        let options = engine(threads, memory);
+        let options = query_options(threads, memory);
         let db = py
             .detach(|| Database::open_with(&path, &options))
             .map_err(db_error)?;
@@ -255,7 +255,7 @@ pub fn db_import<'py>(
         db,
         inputs,
         max_ply,
-        engine: engine(threads, memory),
+        query: query_options(threads, memory),
     };
     let summary = py
         .detach(|| tabla_db::import(&options, &tabla_convert::NoProgress))

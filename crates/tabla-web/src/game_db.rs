@@ -7,7 +7,7 @@ use crate::api_error::ApiError;
 use axum::http::StatusCode;
 use std::path::Path;
 use std::sync::Arc;
-use tabla_db::{Database, DbError, EngineOptions};
+use tabla_db::{Database, DbError, QueryOptions};
 use tokio::sync::Semaphore;
 
 /// What the `/api/db` routes say when the server has no database.
@@ -39,7 +39,7 @@ impl GameDb {
     /// Opens the database in `dir` with the default engine options (every core, 1 GiB before
     /// spilling). Blocking, and not on an async worker thread: use `spawn_blocking` there.
     pub fn open(dir: &Path) -> Result<GameDb, DbError> {
-        Database::open_with(dir, &EngineOptions::default()).map(GameDb::new)
+        Database::open_with(dir, &QueryOptions::default()).map(GameDb::new)
     }
 
     /// Shares an open database.
@@ -114,7 +114,7 @@ mod tests {
         let e = db_error(DbError::Argument("--color needs --player".into()));
         assert_eq!(e.status, StatusCode::BAD_REQUEST);
         assert_eq!(e.message, "`color` needs `player`");
-        let e = db_error(DbError::Engine("disk full".into()));
+        let e = db_error(DbError::Query("disk full".into()));
         assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

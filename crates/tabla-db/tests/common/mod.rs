@@ -5,10 +5,10 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use tabla_db::{Database, EngineOptions, Filters, ImportOptions, Side, YearMonth, import};
+use tabla_db::{Database, Filters, ImportOptions, QueryOptions, Side, YearMonth, import};
 
-pub fn engine() -> EngineOptions {
-    EngineOptions {
+pub fn query() -> QueryOptions {
+    QueryOptions {
         threads: 2,
         memory: 256 << 20,
         spill_dir: None,
@@ -20,10 +20,10 @@ pub fn import_all(db: &Path, inputs: Vec<PathBuf>) -> Database {
         db: db.to_owned(),
         inputs,
         max_ply: Some(50),
-        engine: engine(),
+        query: query(),
     };
     import(&options, &tabla_convert::NoProgress).expect("import");
-    Database::open_with(db, &engine()).expect("open")
+    Database::open_with(db, &query()).expect("open")
 }
 
 pub fn filters(v: &Value) -> Filters {

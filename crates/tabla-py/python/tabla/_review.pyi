@@ -11,7 +11,7 @@ DEFAULT_NODES: int
 
 Rules = Literal["lichess", "lichess-database", "lichess_database"]
 Judgement = Literal["Inaccuracy", "Mistake", "Blunder"]
-EngineOptions = Mapping[str, str | int | bool] | Iterable[str]
+QueryOptions = Mapping[str, str | int | bool] | Iterable[str]
 Pgn = str | bytes | bytearray | memoryview
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Engine:
     def __init__(
         self,
         path: str | os.PathLike[str] | None = None,
-        options: EngineOptions | None = None,
+        options: QueryOptions | None = None,
         engines: int | None = None,
     ) -> None: ...
     @property
@@ -124,7 +124,7 @@ def review(
     game_or_pgn: Game,
     engine: str | os.PathLike[str] | Engine | None = None,
     *,
-    engine_options: EngineOptions | None = None,
+    engine_options: QueryOptions | None = None,
     nodes: int | None = None,
     depth: int | None = None,
     movetime: int | None = None,
@@ -138,7 +138,7 @@ def review(
     game_or_pgn: Pgn | Iterable[Game],
     engine: str | os.PathLike[str] | Engine | None = None,
     *,
-    engine_options: EngineOptions | None = None,
+    engine_options: QueryOptions | None = None,
     nodes: int | None = None,
     depth: int | None = None,
     movetime: int | None = None,

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 #[cfg(feature = "db")]
-use tabla_db::{Database, EngineOptions, ImportOptions, import};
+use tabla_db::{Database, ImportOptions, QueryOptions, import};
 use tabla_endgame::Solved;
 use tabla_review::{EngineSpec, UciSpec};
 #[cfg(feature = "db")]
@@ -62,7 +62,7 @@ pub const DB_PGN: &str = "lichess_db_1000k.pgn";
 /// `tabla serve --db` does (with two threads). Blocking: not on an async worker thread.
 #[cfg(feature = "db")]
 pub fn import_test_db(dir: &Path) -> GameDb {
-    let engine = EngineOptions {
+    let query = QueryOptions {
         threads: 2,
         memory: 128 << 20,
         spill_dir: None,
@@ -71,10 +71,10 @@ pub fn import_test_db(dir: &Path) -> GameDb {
         db: dir.to_owned(),
         inputs: vec![tabla_testdata::testdata().path(DB_PGN)],
         max_ply: None,
-        engine: engine.clone(),
+        query: query.clone(),
     };
     import(&options, &tabla_convert::NoProgress).expect("import testdata into a database");
-    GameDb::new(Database::open_with(dir, &engine).expect("open the database"))
+    GameDb::new(Database::open_with(dir, &query).expect("open the database"))
 }
 
 /// An answer: status, content type and body.

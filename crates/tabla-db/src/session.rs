@@ -26,7 +26,7 @@ const METADATA_CACHE_BYTES: usize = 512 << 20;
 
 /// What the engine may use.
 #[derive(Clone, Debug)]
-pub struct EngineOptions {
+pub struct QueryOptions {
     /// Threads for query execution.
     pub threads: usize,
     /// Bytes of memory that sorts, joins and aggregations may hold before spilling.
@@ -35,9 +35,9 @@ pub struct EngineOptions {
     pub spill_dir: Option<PathBuf>,
 }
 
-impl Default for EngineOptions {
-    fn default() -> EngineOptions {
-        EngineOptions {
+impl Default for QueryOptions {
+    fn default() -> QueryOptions {
+        QueryOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             memory: 1 << 30,
             spill_dir: None,
@@ -46,7 +46,7 @@ impl Default for EngineOptions {
 }
 
 /// A DataFusion session and the runtime it runs on (its own, or shared by several sessions).
-pub(crate) struct Engine {
+pub(crate) struct Session {
     runtime: Arc<tokio::runtime::Runtime>,
     pub ctx: SessionContext,
 }
@@ -58,20 +58,20 @@ pub(crate) fn runtime(threads: usize) -> Result<Arc<tokio::runtime::Runtime>, Db
         .thread_name("tabla-db")
         .build()
         .map(Arc::new)
-        .map_err(|e| DbError::Engine(format!("cannot start the query runtime: {e}")))
+        .map_err(|e| DbError::Query(format!("cannot start the query runtime: {e}")))
 }
 
-impl Engine {
-    pub fn new(options: &EngineOptions) -> Result<Engine, DbError> {
-        Engine::on(runtime(options.threads)?, options)
+impl Session {
+    pub fn new(options: &QueryOptions) -> Result<Session, DbError> {
+        Session::on(runtime(options.threads)?, options)
     }
 
     /// A session on `runtime`, which it may share with others: `options.threads` is then the
     /// partitions of its plans, not threads of its own.
     pub fn on(
         runtime: Arc<tokio::runtime::Runtime>,
-        options: &EngineOptions,
-    ) -> Result<Engine, DbError> {
+        options: &QueryOptions,
+    ) -> Result<Session, DbError> {
         let threads = options.threads.max(1);
         let mut disk = DiskManagerBuilder::default();
         if let Some(dir) = &options.spill_dir {
@@ -99,7 +99,7 @@ impl Engine {
         parquet.compression = Some("zstd(3)".to_owned());
         let ctx = SessionContext::new_with_config_rt(config, env);
         crate::udf::register(&ctx);
-        Ok(Engine { runtime, ctx })
+        Ok(Session { runtime, ctx })
     }
 
     /// Runs a future on the engine's runtime.
@@ -155,7 +155,7 @@ impl Engine {
                 }
             }
         });
-        Ok(Box::new(EngineBatches { rx, _engine: self }))
+        Ok(Box::new(SessionBatches { rx, _session: self }))
     }
 
     /// Registers the Parquet files under `dirs` (each `*.parquet`, recursively; or a file) as `name`,
@@ -171,7 +171,7 @@ impl Engine {
         self.register_ordered(name, dirs, schema, partitioned, &[])
     }
 
-    /// [`Engine::register`] for files each sorted by the columns `sorted_by` (ascending): the
+    /// [`Session::register`] for files each sorted by the columns `sorted_by` (ascending): the
     /// engine then aggregates and sorts on that order as it streams (an aggregation grouped by
     /// those columns emits each group when the next begins, instead of hashing every group).
     pub fn register_ordered(
@@ -240,14 +240,14 @@ impl Engine {
     }
 }
 
-/// The batches of a query running on its engine's threads ([`Engine::into_batches`]).
-struct EngineBatches {
+/// The batches of a query running on its engine's threads ([`Session::into_batches`]).
+struct SessionBatches {
     rx: tokio::sync::mpsc::Receiver<Result<RecordBatch, DbError>>,
     /// Dropped after `rx` (fields drop in order): the query stops, then its runtime.
-    _engine: Engine,
+    _session: Session,
 }
 
-impl Iterator for EngineBatches {
+impl Iterator for SessionBatches {
     type Item = Result<RecordBatch, DbError>;
 
     fn next(&mut self) -> Option<Self::Item> {
