@@ -118,11 +118,13 @@ pub fn build_tables(
     })
     .with_context(|| format!("building tables in {}", dir.display()))?;
     let new: Vec<&Built> = built.iter().filter(|b| !b.skipped).collect();
-    let seconds: f64 = new.iter().map(|b| b.seconds).sum();
+    // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.0".
+    let seconds = new.iter().fold(0.0, |sum, b| sum + b.seconds);
     let bytes: u64 = built.iter().map(|b| b.bytes).sum();
+    let tables = if built.len() == 1 { "table" } else { "tables" };
     writeln!(
         out,
-        "{} tables in {} ({} built now in {seconds:.1} s of table time); {bytes} bytes in all",
+        "{} {tables} in {} ({} built now in {seconds:.1} s of table time); {bytes} bytes in all",
         built.len(),
         dir.display(),
         new.len()
