@@ -321,7 +321,7 @@ fn info_and_bad_input() {
             "/api/db/search?fen=startpos&material=KvK",
             "not `fen` and `material`",
         ),
-        ("/api/db/search?material=KRK", "`material`"),
+        ("/api/db/search?material=KRvR", "`material`"),
         (
             "/api/db/search?material=KRvK&either_color=maybe",
             "either_color",
