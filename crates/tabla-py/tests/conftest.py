@@ -13,7 +13,7 @@ TESTDATA = ROOT / "testdata"
 
 # tabla's reading of bytes as text (UTF-8 a line, else Latin-1; no byte-order mark), in which
 # python-chess is given the files: the one copy is the reference generator's.
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(TESTDATA))
 from gen_pgn_reference import decode  # noqa: E402
 
 
