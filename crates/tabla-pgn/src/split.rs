@@ -9,9 +9,9 @@ use crate::game_start::{LineKind, classify, is_game_start};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 
 /// The offset of the first game start at or after `from` (a line beginning with a well-formed
-/// tag pair whose nearest earlier line that is not blank, `%` or `;` is no tag line: see
-/// [`crate::game_start`]), or
-/// `None` when there is none before the end. Offset 0 is always a game start.
+/// tag pair whose nearest earlier line that is not blank, `%` or `;` is no tag line, the rule the
+/// sequential reader follows too), or `None` when there is none before the end. Offset 0 is
+/// always a game start.
 ///
 /// ```
 /// use std::io::Cursor;

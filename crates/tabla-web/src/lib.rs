@@ -4,7 +4,7 @@
 //! Where things are, for contributors.
 //!
 //! `README.md` describes the API once (it is the crate's doc, doctested). `server.rs` (start-up:
-//! game database, KBNvK solved in memory, endgame tables, listener), `router.rs` and one module
+//! game database, the small endings solved in memory, endgame tables, listener), `router.rs` and one module
 //! per route (`position.rs`, `pgn.rs`, `pgn_index.rs` (the game list of a large file, read on all
 //! cores), `pgn_game.rs` (one game of it, with its text from the Rust writer), `tb.rs` (`/api/tb`
 //! and its alias `/api/kbnk`, over `tb_dir.rs`: the directory of `tabla serve --tb-dir`, opened

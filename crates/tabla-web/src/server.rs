@@ -10,11 +10,12 @@ use crate::state::AppState;
 use crate::tb_dir::TbDir;
 use anyhow::Context as _;
 use std::sync::Arc;
-use tabla_endgame::{Solved, default_tablebase_dir};
+use tabla_endgame::default_tablebase_dir;
 use tabla_engine::{EndgameOracle, EndgameTables};
 
 /// Runs `tabla serve`: opens the game database (when given: an error if it is not one), solves
-/// KBNvK in memory (for `/api/kbnk` and `/api/tb` when the directory has no file for it), opens
+/// KBNvK, KQvK and KRvK in memory once (for the engine, and for `/api/tb` when the directory
+/// has no file for them), opens
 /// the endgame tables' directory (an error if a table file in it is damaged), listens on `host:port` and serves the API and the front end until
 /// Ctrl-C. Prints the address to stderr.
 pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
@@ -36,38 +37,29 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     if let Some(dir) = &config.db {
         anyhow::bail!("--db {}: {}", dir.display(), crate::db::WITHOUT_DB);
     }
-    // KBNvK (with KBvK and KNvK) answered without a file; every other ending from the
-    // directory's files only.
-    let kbnvk = tokio::task::spawn_blocking(|| {
-        let mut solved = Solved::new();
-        "KBNvK"
-            .parse()
-            .map(|men| solved.solve(men).map(|()| solved))
-    })
-    .await
-    .context("solving KBNvK")?
-    .context("solving KBNvK")?
-    .context("solving KBNvK")?;
+    // KBNvK, KQvK and KRvK (with KBvK and KNvK), solved once: the engine plays them exactly
+    // and `/api/tb` answers them without a file; every other ending from the directory's files.
+    let standard = tokio::task::spawn_blocking(EndgameTables::standard)
+        .await
+        .context("solving the engine's endgame tables")?;
+    let solved = standard.solved().clone();
     let (tb_dir, default) = match config.tb_dir.clone() {
         Some(dir) => (dir, false),
         None => (default_tablebase_dir(), true),
     };
     let shown = tb_dir.display().to_string();
-    let tb = tokio::task::spawn_blocking(move || TbDir::open(&tb_dir, default, &kbnvk))
+    let tb = tokio::task::spawn_blocking(move || TbDir::open(&tb_dir, default, &solved))
         .await
         .context("opening the endgame tables")?
         .with_context(|| format!("opening the endgame tables in {shown}"))?;
     eprintln!(
-        "endgame tables: {} endings ({shown}, and KBNvK solved in memory)",
+        "endgame tables: {} endings ({shown}, and KBNvK, KQvK and KRvK solved in memory)",
         tb.endings()
     );
     let mut state = AppState::new(tb);
-    // The engine plays KBNvK, KQvK and KRvK endings exactly (solved in memory in under a
-    // second), and every ending whose table the directory holds at start.
-    let tables = tokio::task::spawn_blocking(EndgameTables::standard)
-        .await
-        .context("generating the engine's endgame tables")?
-        .with_tablebase(state.tb.tables());
+    // The engine plays those endings exactly, and every ending whose table the directory holds
+    // at start.
+    let tables = standard.with_tablebase(state.tb.tables());
     let oracle: Arc<dyn EndgameOracle> = Arc::new(tables);
     state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::clone(&oracle)))));
     // The live analysis's engine: a wrong --engine fails here, before the server listens.

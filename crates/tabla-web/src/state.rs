@@ -16,7 +16,7 @@ use tokio::sync::Semaphore;
 #[derive(Clone)]
 pub struct AppState {
     /// The endgame tables of up to five men behind `GET /api/tb` and `GET /api/kbnk` (`tabla
-    /// serve --tb-dir`, and KBNvK solved in memory).
+    /// serve --tb-dir`, and KBNvK, KQvK and KRvK solved in memory).
     pub tb: Arc<TbDir>,
     /// The PGN served by `GET /api/sample`.
     pub sample_pgn: Arc<str>,

@@ -1,7 +1,7 @@
 //! The endgame tables behind `GET /api/tb`: a directory of table files (`tabla serve --tb-dir`),
 //! opened at start and opened again when a table the server lacked has been built there since,
 //! so that `tabla tb build` while the server runs is enough; and the endings solved in memory at
-//! start (KBNvK), answered without a file.
+//! start (KBNvK, KQvK and KRvK), answered without a file.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -18,7 +18,8 @@ pub struct TbDir {
 }
 
 impl TbDir {
-    /// No directory: the endings of `solved` only (`tabla serve` solves KBNvK at start).
+    /// No directory: the endings of `solved` only (`tabla serve` solves KBNvK, KQvK and KRvK at
+    /// start).
     pub fn none(solved: &Solved) -> TbDir {
         TbDir {
             dir: None,
