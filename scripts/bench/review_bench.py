@@ -54,6 +54,7 @@ Usage (all files in --dir, default /work/bench/review; every step resumable):
     python3 scripts/bench/review_bench.py candidate sf-100k -- --engine /usr/games/stockfish \\
         --engine-option Hash=64 --nodes 100000 --engines 2
     python3 scripts/bench/review_bench.py compare sf-100k tabla-300k
+    python3 scripts/bench/review_bench.py compare --partial tabla-300k  # while the reference runs
 
 A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
 `--dir /tmp/rb reference --nodes 20000`, a candidate and `compare`.
@@ -86,6 +87,8 @@ GAMES = "games200.pgn"
 REFERENCE = "reference.jsonl"
 REFERENCE_PGN = "reference.pgn"
 REFERENCE_REVIEW = "reference-review.jsonl"
+PARTIAL_PGN = "reference-partial.pgn"
+PARTIAL_REVIEW = "reference-partial-review.jsonl"
 REFERENCE_NODES = 1_500_000
 MIN_PLIES = 10
 
@@ -402,14 +405,31 @@ def write_reference_pgn(games, done, path):
     write_atomic(path, "".join(texts))
 
 
-def run_from_evals(work):
+def run_from_evals(work, pgn=REFERENCE_PGN, out=REFERENCE_REVIEW):
     """`tabla review --from-evals --json reference.pgn` into reference-review.jsonl."""
-    out = work / REFERENCE_REVIEW
-    proc = subprocess.run([TABLA, "review", "--from-evals", "--json", str(work / REFERENCE_PGN),
+    out = work / out
+    proc = subprocess.run([TABLA, "review", "--from-evals", "--json", str(work / pgn),
                            "--out", str(out)], capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"tabla review --from-evals failed ({proc.returncode}): {proc.stderr}")
     return (proc.stdout + proc.stderr).strip()
+
+
+def complete_prefix(games, done):
+    """How many games, from the first, have every position searched (the reference searches
+    in game order, so these are the games a partial comparison can use)."""
+    count = 0
+    for game in games:
+        board = game.board()
+        needed = [board.epd()]
+        for move in game.mainline_moves():
+            board.push(move)
+            if not terminal(board):
+                needed.append(board.epd())
+        if any(epd not in done for epd in needed):
+            break
+        count += 1
+    return count
 
 
 # ---------------------------------------------------------------------------------------------
@@ -453,19 +473,32 @@ def read_reviews(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def reference_reviews(work, best_rule):
+def reference_reviews(work, best_rule, partial=False):
     """The reference's reviews, each move's judgement; with `best_rule`, a move that was the
-    reference engine's choice is unmarked (as tabla's engine review and lichess do)."""
-    if not (work / REFERENCE_PGN).exists():
-        sys.exit(f"{work / REFERENCE_PGN} missing: the reference is not finished")
-    if not (work / REFERENCE_REVIEW).exists() or (
-            (work / REFERENCE_REVIEW).stat().st_mtime < (work / REFERENCE_PGN).stat().st_mtime):
-        run_from_evals(work)
-    reviews = read_reviews(work / REFERENCE_REVIEW)
+    reference engine's choice is unmarked (as tabla's engine review and lichess do). With
+    `partial`, the games from the first whose positions are all searched so far."""
+    games = load_games(work)
+    done = load_reference(work / REFERENCE)
+    if partial:
+        games = games[:complete_prefix(games, done)]
+        if not games:
+            sys.exit("no game has all its positions searched yet")
+        write_reference_pgn(games, done, work / PARTIAL_PGN)
+        run_from_evals(work, PARTIAL_PGN, PARTIAL_REVIEW)
+        review_path = work / PARTIAL_REVIEW
+    else:
+        if not (work / REFERENCE_PGN).exists():
+            sys.exit(f"{work / REFERENCE_PGN} missing: the reference is not finished "
+                     "(--partial compares the games done so far)")
+        if not (work / REFERENCE_REVIEW).exists() or (
+                (work / REFERENCE_REVIEW).stat().st_mtime
+                < (work / REFERENCE_PGN).stat().st_mtime):
+            run_from_evals(work)
+        review_path = work / REFERENCE_REVIEW
+    reviews = read_reviews(review_path)
     unmarked = 0
     if best_rule:
-        done = load_reference(work / REFERENCE)
-        for game, review in zip(load_games(work), reviews):
+        for game, review in zip(games, reviews):
             board = game.board()
             befores = {}
             for ply, move in enumerate(game.mainline_moves(), 1):
@@ -517,19 +550,23 @@ def fmt(value, digits=2):
 
 
 def cmd_compare(args, work):
-    reference, unmarked = reference_reviews(work, not args.no_best_rule)
+    reference, unmarked = reference_reviews(work, not args.no_best_rule, args.partial)
     rows = []
     for name in args.names:
         path = work / f"{name}.jsonl"
         if not path.exists():
             sys.exit(f"{path} missing: run `candidate {name} -- ...` first")
         candidate = read_reviews(path)
+        if args.partial:
+            candidate = candidate[:len(reference)]
         if len(candidate) != len(reference):
             sys.exit(f"{name}: {len(candidate)} games, the reference {len(reference)}")
         meta_path = work / f"{name}.meta.json"
         wall = json.loads(meta_path.read_text())["wall_seconds"] if meta_path.exists() else None
         rows.append((name, wall, compare_one(reference, candidate)))
-    print(f"Reference: Stockfish, {REFERENCE}, {len(reference)} games; "
+    print(f"Reference: Stockfish, {REFERENCE}, {len(reference)} games"
+          + (" (the first ones, all their positions searched: --partial)" if args.partial else "")
+          + "; "
           + (f"{unmarked} reference marks of the engine's own choice dropped"
              if not args.no_best_rule else "marks of --from-evals as they are"))
     print()
@@ -582,6 +619,9 @@ def main():
     p.add_argument("names", nargs="+")
     p.add_argument("--no-best-rule", action="store_true",
                    help="keep reference marks on the reference engine's own choices")
+    p.add_argument("--partial", action="store_true",
+                   help="while the reference runs: the games, from the first, whose positions "
+                        f"are all searched ({PARTIAL_PGN})")
 
     args = parser.parse_args()
     if args.tabla:

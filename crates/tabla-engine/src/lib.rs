@@ -104,6 +104,6 @@ pub use go::go;
 pub use info::{Info, ScoreBound, SearchResult};
 pub use limits::{GoError, Limits};
 pub use oracle::{EndgameOracle, OracleValue};
-pub use score::{Score, Value};
+pub use score::{REPORTED_PER_100, Score, Value, reported_cp};
 pub use search::Control;
 pub use tables::EndgameTables;

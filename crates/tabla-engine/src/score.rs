@@ -61,6 +61,33 @@ pub const fn from_table(v: Value, ply: usize) -> Value {
     }
 }
 
+/// Reported centipawns per 100 of the search's own: a score is reported (UCI's `score cp`,
+/// [`Score`]) on Stockfish's scale, the scale of lichess's win-chance formula, by which game
+/// reviews are judged (Stockfish does the same with its own search units). The factor is the
+/// one that brings tabla's evaluations at the review's default budget closest, in winning
+/// chances, to lichess's Stockfish evaluations of held-out games (`scripts/bench/score_scale.py`
+/// on testdata/review/lichess-evals.pgn: 2,039 positions, mean squared difference of winning
+/// chances 130e-4 unscaled, 90e-4 at 1.39). Mates are reported as mates, unscaled.
+pub const REPORTED_PER_100: i32 = 139;
+
+/// A search value in reported centipawns ([`REPORTED_PER_100`]), rounded to the nearest.
+///
+/// ```
+/// use tabla_engine::score::reported_cp;
+/// assert_eq!(reported_cp(100), 139);
+/// assert_eq!(reported_cp(-37), -51);
+/// assert_eq!(reported_cp(0), 0);
+/// ```
+pub const fn reported_cp(v: Value) -> i32 {
+    let scaled = v as i64 * REPORTED_PER_100 as i64;
+    let rounded = if scaled >= 0 {
+        (scaled + 50) / 100
+    } else {
+        (scaled - 50) / 100
+    };
+    rounded as i32
+}
+
 /// A score as UCI reports it: centipawns, or moves to mate (negative when the side to move is
 /// mated).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -73,12 +100,14 @@ pub enum Score {
 }
 
 impl Score {
-    /// The report of a search value.
+    /// The report of a search value: mates in moves, other values in reported centipawns
+    /// ([`REPORTED_PER_100`]).
     ///
     /// ```
     /// use tabla_engine::Score;
-    /// assert_eq!(Score::from_value(37), Score::Cp(37));
-    /// assert_eq!(Score::from_value(-37), Score::Cp(-37));
+    /// assert_eq!(Score::from_value(37), Score::Cp(51));
+    /// assert_eq!(Score::from_value(-37), Score::Cp(-51));
+    /// assert_eq!(Score::from_value(31_999), Score::Mate(1));
     /// ```
     pub fn from_value(v: Value) -> Score {
         if v >= MATE_BOUND {
@@ -86,7 +115,7 @@ impl Score {
         } else if v <= -MATE_BOUND {
             Score::Mate(-(MATE + v) / 2)
         } else {
-            Score::Cp(v)
+            Score::Cp(reported_cp(v))
         }
     }
 }

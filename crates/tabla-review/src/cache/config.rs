@@ -67,7 +67,12 @@ impl CacheConfig {
     pub fn of_engine(id: &EngineId, spec: &EngineSpec, budget: Budget) -> CacheConfig {
         let engine = id.name.clone().unwrap_or_else(|| id.path.clone());
         let options = match spec {
-            EngineSpec::Tabla => Vec::new(),
+            // The scale its centipawns are reported on: evaluations made before it changed
+            // are not shared with those made after.
+            EngineSpec::Tabla => vec![(
+                "reported cp per 100".to_owned(),
+                tabla_engine::REPORTED_PER_100.to_string(),
+            )],
             EngineSpec::Uci(uci) => uci.options.clone(),
         };
         CacheConfig::new(engine, options, budget)
