@@ -73,7 +73,7 @@ pub const REPORTED_PER_100: i32 = 139;
 /// A search value in reported centipawns ([`REPORTED_PER_100`]), rounded to the nearest.
 ///
 /// ```
-/// use tabla_engine::score::reported_cp;
+/// use tabla_engine::reported_cp;
 /// assert_eq!(reported_cp(100), 139);
 /// assert_eq!(reported_cp(-37), -51);
 /// assert_eq!(reported_cp(0), 0);
