@@ -171,7 +171,9 @@ def check_scholar(review):
     nf6 = review.moves[5]
     assert nf6.judgement == "Blunder"
     assert nf6.eval == tabla.Eval(mate=1)
-    assert [m.ply for m in review.moves if m.judgement is not None] == [6]
+    # The only Mistake or Blunder (lichess, Stockfish at depth 18: 3. Qh5 loses 0.3 pawns, no
+    # mark; a search of 6 plies may call it an Inaccuracy).
+    assert [m.ply for m in review.moves if m.judgement in ("Mistake", "Blunder")] == [6]
     assert (review.black.blunders, review.white.blunders) == (1, 0)
     last = review.moves[6]
     assert last.eval is None and last.judgement is None and last.accuracy is None
