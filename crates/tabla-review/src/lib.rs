@@ -123,6 +123,6 @@ pub use win::{win_percent, winning_chances};
 /// Python's `tabla.review`): about a fifth of a second of tabla's engine, so that an ordinary
 /// game is reviewed in about 7 s on two cores. Chosen from the review-quality curve against
 /// Stockfish at lichess's budget (docs/performance.md): from 100,000 to 300,000 nodes the marks
-/// come closer to Stockfish's (blunders caught 0.82 to 0.86, accuracy difference 2.81 to 2.53),
+/// come closer to Stockfish's (blunders caught 0.80 to 0.84, accuracy difference 2.92 to 2.53),
 /// and a budget past about 600,000 would take an ordinary game past 15 s.
 pub const DEFAULT_NODES: u64 = 300_000;
