@@ -180,16 +180,25 @@ def terminal(board):
     return board.is_checkmate() or board.is_stalemate()
 
 
+def game_positions(game):
+    """The positions (EPD, FEN) the reference searches for one game: before each mainline move,
+    and the final one unless the game ended in mate or stalemate."""
+    board = game.board()
+    out = []
+    for move in game.mainline_moves():
+        out.append((board.epd(), board.fen()))
+        board.push(move)
+    if not terminal(board):
+        out.append((board.epd(), board.fen()))
+    return out
+
+
 def positions_to_search(games):
     """The distinct positions (EPD -> FEN) the reference needs, in game order."""
     wanted = {}
     for game in games:
-        board = game.board()
-        for move in game.mainline_moves():
-            wanted.setdefault(board.epd(), board.fen())
-            board.push(move)
-        if not terminal(board):
-            wanted.setdefault(board.epd(), board.fen())
+        for epd, fen in game_positions(game):
+            wanted.setdefault(epd, fen)
     return wanted
 
 
@@ -420,12 +429,7 @@ def complete_prefix(games, done):
     in game order, so these are the games a partial comparison can use)."""
     count = 0
     for game in games:
-        board = game.board()
-        needed = [board.epd()]
-        for move in game.mainline_moves():
-            board.push(move)
-            if not terminal(board):
-                needed.append(board.epd())
+        needed = [epd for epd, _ in game_positions(game)]
         if any(epd not in done for epd in needed):
             break
         count += 1
