@@ -1,5 +1,7 @@
 //! KBNvK (king, bishop and knight against a king) on the general path: the table generated in
-//! memory, written as a table file, and probed from memory and from the file.
+//! memory, written as a table file (the derived coding: Black's side stored), read back (the
+//! file opened and its first probe, which solves White's side from Black's), and probed from
+//! memory and from the file.
 //!
 //! Run with `cargo bench -p tabla-endgame --bench kbnvk`. The probe benchmarks go through 4,096
 //! legal positions spread over the whole table (both sides to move) and report the time per
@@ -70,6 +72,22 @@ fn kbnvk(c: &mut Criterion) {
             solved.set_threads(1);
             solved.solve(black_box(men)).expect("solve");
             solved
+        })
+    });
+    group.bench_function("build: solve and write the file, one thread", |b| {
+        let again = tempfile::tempdir().expect("a temp dir");
+        b.iter(|| {
+            for ending in ["KBNvK", "KBvK", "KNvK"] {
+                let _ = std::fs::remove_file(again.path().join(format!("{ending}.tbm")));
+            }
+            build(again.path(), &[men], 1, &|_| {}).expect("built")
+        })
+    });
+    let first = positions(1);
+    group.bench_function("open the file and probe once", |b| {
+        b.iter(|| {
+            let tb = Tablebase::open(dir.path()).expect("opened");
+            tb.probe(black_box(&first[0])).expect("KBNvK")
         })
     });
     group.finish();

@@ -200,9 +200,12 @@ fn build_one(
 /// table reads its captures' values from them in one look-up each.
 const EXACT_MEN: usize = 4;
 
-/// Writes `men`'s table file at `path`: both sides exact for up to [`EXACT_MEN`] men, else the
-/// side to move that codes smaller, captures left to the prober. Returns the sides stored and
-/// the file's size.
+/// Writes `men`'s table file at `path`. Up to [`EXACT_MEN`] men, both sides are exact: a
+/// pawnless ending in the derived coding (one side stored, the one that codes smaller; the other
+/// solved from it at the first probe: the endings it leads to are of three men, solved in
+/// memory in milliseconds), an ending with pawns block-coded both sides (its promotions lead to
+/// endings of as many men, too many to solve at a probe). Bigger endings store the side that
+/// codes smaller, captures left to the prober. Returns the sides stored and the file's size.
 fn write_table(
     dir: &Path,
     path: &Path,
@@ -210,6 +213,19 @@ fn write_table(
     solution: &Solution,
     threads: usize,
 ) -> Result<(Vec<Color>, u64), BuildError> {
+    if men.total() <= EXACT_MEN && !men.has_pawns() {
+        let white = dir.join(format!("{men}.white.tbm"));
+        let black = dir.join(format!("{men}.black.tbm"));
+        let write = |path: &Path, turn: Color| {
+            tb_file::write_derived(path, men, turn, &solution.stored_values(turn, false))
+        };
+        let (w, b) = both(
+            threads,
+            || write(&white, Color::White),
+            || write(&black, Color::Black),
+        );
+        return keep_smaller(path, (&white, w), (&black, b));
+    }
     if men.total() <= EXACT_MEN {
         let white = solution.stored_values(Color::White, false);
         let black = solution.stored_values(Color::Black, false);
@@ -223,24 +239,42 @@ fn write_table(
         let values = solution.stored_values(turn, true);
         tb_file::write(path, men, &[(turn, &values[..])], true, 1)
     };
-    // Both sides are coded at once when there are threads for it.
-    let (w, b) = std::thread::scope(|scope| {
-        let b = (threads > 1).then(|| scope.spawn(|| write(&black, Color::Black)));
-        let w = write(&white, Color::White);
-        let b = match b {
-            Some(handle) => handle
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-            None => write(&black, Color::Black),
-        };
-        (w, b)
-    });
-    let w = w.map_err(io(&white))?;
-    let b = b.map_err(io(&black))?;
+    let (w, b) = both(
+        threads,
+        || write(&white, Color::White),
+        || write(&black, Color::Black),
+    );
+    keep_smaller(path, (&white, w), (&black, b))
+}
+
+/// Runs `a` and `b`, at once when there are threads for it.
+fn both<T: Send>(threads: usize, a: impl FnOnce() -> T, b: impl FnOnce() -> T + Send) -> (T, T) {
+    if threads < 2 {
+        return (a(), b());
+    }
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(b);
+        let a = a();
+        let b = handle
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (a, b)
+    })
+}
+
+/// Of two files written for `path`, one storing White's side and one Black's, keeps the
+/// smaller as `path`; returns the side it stores and its size.
+fn keep_smaller(
+    path: &Path,
+    (white, w): (&Path, std::io::Result<u64>),
+    (black, b): (&Path, std::io::Result<u64>),
+) -> Result<(Vec<Color>, u64), BuildError> {
+    let w = w.map_err(io(white))?;
+    let b = b.map_err(io(black))?;
     let (keep, drop_, stored, bytes) = if w <= b {
-        (&white, &black, Color::White, w)
+        (white, black, Color::White, w)
     } else {
-        (&black, &white, Color::Black, b)
+        (black, white, Color::Black, b)
     };
     std::fs::remove_file(drop_).map_err(io(drop_))?;
     std::fs::rename(keep, path).map_err(io(path))?;

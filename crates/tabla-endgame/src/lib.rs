@@ -52,7 +52,9 @@
 //! [`build`] writes each ending as a [`TbFile`] (`KBNvK.tbm`): [`Layout`] slots (a slot per
 //! placement up to symmetry), a pair grammar and prefix codes in 64-byte blocks, checksums, read
 //! through memory mapping; both sides to move exact for up to four men, one side for five with
-//! the captures' values left to the prober. Its counts ([`EndingStats`]) are kept beside it, the
+//! the captures' values left to the prober. A pawnless ending of up to four men is *derived*
+//! instead: one side stored whole (zstd), the other solved from it at the first probe, both then
+//! read from memory (KBNvK: 289,953 bytes, against 1,362,732 with both sides block-coded). Its counts ([`EndingStats`]) are kept beside it, the
 //! build is resumable and logged. A damaged file is refused or its damaged part reported, never
 //! read as other values.
 //!

@@ -14,6 +14,7 @@ use crate::placement::{Lookup, Men3};
 use crate::retro::Generator;
 use crate::score::{BACK, NO_EXIT, ORD, plies};
 use crate::symmetry::Symmetry;
+use crate::tb_file::{TbFile, TbFileError};
 use std::collections::HashMap;
 use std::sync::Arc;
 use tabla::attacks::king_attacks;
@@ -255,6 +256,39 @@ impl Solved {
         }
     }
 
+    /// The ending of a derived table file ([`TbFile::derived`]), both sides to move: the stored
+    /// side read, the endings it leads to solved here, the other side solved from the stored one
+    /// (KBNvK: its Black side read, KBvK and KNvK solved, White's side derived).
+    pub(crate) fn derive(file: &TbFile) -> Result<Solved, TbFileError> {
+        let men = file.men();
+        let (given, values) = file.derived_values()?;
+        let mut solved = Solved::new();
+        for next in Solved::next_endings(men) {
+            // A file's ending has at most five men, and so has every ending it leads to.
+            if let Err(e) = solved.solve(next) {
+                return Err(TbFileError::Damaged {
+                    path: file.path().to_path_buf(),
+                    reason: e.to_string(),
+                });
+            }
+        }
+        let g = side(given);
+        let frame = Frame::new(men);
+        let values = frame_of_layout(&frame, g, &values, solved.threads());
+        let mut generator = Generator::new(frame, &solved, solved.threads());
+        generator.run_given(g, &values);
+        let mut parts = generator.into_parts();
+        parts.values[g] = values;
+        let solution = Solution {
+            frame: parts.frame,
+            values: parts.values,
+            legal: parts.legal,
+            captures: parts.captures,
+        };
+        solved.insert(men, Arc::new(solution));
+        Ok(solved)
+    }
+
     /// The distance to mate of a position whose ending is solved (or of two kings: a draw);
     /// `None` otherwise, and for a position with castling rights (the tables hold none). An
     /// en-passant right is honoured: the capture is one of the moves.
@@ -343,6 +377,47 @@ impl Solved {
         let legal = table.legal[t][config] >> lane & 1 == 1;
         Some((legal, table.values[t][config * 64 + lane]))
     }
+}
+
+/// The values of side `t` to move in the frame's index, from its values a slot of the ending's
+/// [`Layout`] (each legal position of the frame read at its slot; illegal ones 0).
+fn frame_of_layout(frame: &Frame, t: usize, by_slot: &[u8], threads: usize) -> Vec<u8> {
+    let men = frame.men();
+    let layout = Layout::new(men);
+    let legal = crate::retro::legal_bits(frame, threads);
+    // Where each man of the layout's order is in the frame's (identical men in any order).
+    let mut used = [false; MAX_MEN];
+    let from: Vec<usize> = layout
+        .men_order()
+        .into_iter()
+        .map(|man| {
+            let i = (0..frame.others())
+                .find(|&i| !used[i] && frame.order()[i] == man)
+                .unwrap_or(0);
+            used[i] = true;
+            i
+        })
+        .collect();
+    let total = men.total();
+    let mut values = vec![0u8; frame.configs() * 64];
+    for (c, row) in values.chunks_exact_mut(64).enumerate() {
+        let cfg = frame.decode(c);
+        let mut squares = [0u8; MAX_MEN];
+        squares[0] = cfg.white_king;
+        for (j, &i) in from.iter().enumerate() {
+            squares[2 + j] = cfg.squares[i];
+        }
+        for lane in tabla::Bitboard(legal[t][c]) {
+            squares[1] = lane.index() as u8;
+            if let Some(v) = layout
+                .slot(&squares[..total])
+                .and_then(|slot| by_slot.get(slot as usize))
+            {
+                row[lane.index()] = *v;
+            }
+        }
+    }
+    values
 }
 
 impl Lookup for Solved {

@@ -1,7 +1,10 @@
 //! A directory of table files, and endings solved in memory: probing any position of up to five
 //! men.
 //!
-//! A file of up to four men holds both sides to move, each value exact; a five-man file holds one
+//! A file of up to four men answers both sides to move, each value exact. A pawnless one stores one
+//! side and the other is solved from it at the ending's first probe ([`TbFile::derived`]: a
+//! fraction of a second, then both sides are read from memory); one with pawns stores both,
+//! block-coded. A five-man file holds one
 //! side ([`TbFile::stored`]) and leaves the value of a position whose best move is a capture to the
 //! prober ([`TbFile::captures`]): the value is the better of the stored one and the best capture's,
 //! read from the four-man files in one look-up each. A position with the other side to move is
@@ -21,6 +24,7 @@ use crate::solve::{Solved, dtm_of};
 use crate::tb_file::{TbFile, TbFileError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use tabla::{CastlingRights, Color, Move, Position, Role};
 
 /// The file name of an ending's table in a directory.
@@ -60,6 +64,8 @@ pub enum TbError {
 struct Entry {
     file: TbFile,
     layout: Layout,
+    /// A derived file's ending, both sides, solved at its first probe (or why it cannot be).
+    derived: OnceLock<Result<Solved, (PathBuf, String)>>,
 }
 
 /// The table files of a directory, opened, and the endings solved in memory.
@@ -112,6 +118,7 @@ impl Tablebase {
                 Entry {
                     layout: Layout::new(men),
                     file,
+                    derived: OnceLock::new(),
                 },
             );
         }
@@ -283,6 +290,27 @@ impl Tablebase {
             }
             return self.solved.code(pos).ok_or_else(missing);
         };
+        if entry.file.derived() {
+            let derived = entry.derived.get_or_init(|| {
+                Solved::derive(&entry.file).map_err(|e| match e {
+                    TbFileError::Io { path, source } => (path, source.to_string()),
+                    TbFileError::Damaged { path, reason } => (path, reason),
+                })
+            });
+            let solved = match derived {
+                Ok(solved) => solved,
+                Err((path, reason)) => {
+                    return Err(TbError::File(TbFileError::Damaged {
+                        path: path.clone(),
+                        reason: reason.clone(),
+                    }));
+                }
+            };
+            if pos.legal_ep_square().is_some() {
+                return self.one_ply(pos);
+            }
+            return solved.code(pos).ok_or_else(missing);
+        }
         let turn = if swapped { !pos.turn() } else { pos.turn() };
         if !entry.file.stores(turn) || pos.legal_ep_square().is_some() {
             return self.one_ply(pos);

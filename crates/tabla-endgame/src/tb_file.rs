@@ -10,7 +10,7 @@
 //! | 12..28 | ending, ASCII, NUL-padded (`KQvKR`) |
 //! | 28 | index scheme (2: [`crate::Layout`]: the pawns, the kings' pair, the other men) |
 //! | 29 | sides to move stored: bit 0 White, bit 1 Black |
-//! | 30 | coding (2: pair grammar and prefix codes in 64-byte blocks, `block_code`) |
+//! | 30 | coding (2: pair grammar and prefix codes in 64-byte blocks, `block_code`; 3: *derived*, below) |
 //! | 31 | 1 when a position's value is the better of the stored one and its best capture |
 //! | 32..40 | slots a side |
 //! | 40..60 | White's body: length of its index part (u64), of its blocks (u64), CRC-32 of its index part |
@@ -23,6 +23,16 @@
 //! legal position there, or, with byte 31 set, a position whose value is its best capture's),
 //! the slot holds whatever codes smallest (the value before it); the prober never reads the
 //! first kind and takes the better of the stored value and the best capture for the second.
+//!
+//! **Coding 3, derived** (the pawnless endings of up to four men, KBNvK's 1.9 million positions
+//! a side in about 290 KB): one side to move is stored whole, the other is solved from it when
+//! the table is first probed (`Generator::run_given`, a fraction of a second), and both are then
+//! read from memory. The stored side is its slots' values as coding 2 holds them (don't-cares
+//! filled), each 64 slots in the order [`turned`] gives (the last man's squares in rows that turn
+//! back at each end, so that neighbours follow each other), compressed by zstd at level 19; its
+//! index part is the values' count (u64) and CRC-32 (u32). Coding 2 takes about 2.9 bits a slot
+//! there; zstd over one whole side, about 1.2.
+//!
 //! Opening checks the header and the lengths (so a directory of tables opens at once); the first
 //! probe of a side checks its index part, and a probe checks the checksum of a group of blocks
 //! the first time it reads one: a damaged file is refused or a damaged part reported, never read
@@ -42,6 +52,10 @@ const VERSION: u16 = 3;
 const HEADER: usize = 96;
 const SCHEME_LAYOUT: u8 = 2;
 const CODING_PAIRS: u8 = 2;
+const CODING_DERIVED: u8 = 3;
+/// zstd's level for a derived side: 19 codes KBNvK's Black side smallest of the levels tried
+/// (294,761 bytes in plain rows; 20 to 22 give no less).
+const DERIVED_LEVEL: i32 = 19;
 
 fn side(color: Color) -> usize {
     match color {
@@ -77,6 +91,8 @@ pub struct TbFile {
     map: Mmap,
     men: Men,
     captures: bool,
+    /// Coding 3: one side stored whole, the other derived.
+    derived: bool,
     slots: u64,
     /// Each side's body, when stored: where its index part and its blocks are, and its code.
     bodies: [Option<Body>; 2],
@@ -112,17 +128,7 @@ pub(crate) fn write(
     captures: bool,
     threads: usize,
 ) -> std::io::Result<u64> {
-    let mut header = [0u8; HEADER];
-    header[0..8].copy_from_slice(MAGIC);
-    header[8..10].copy_from_slice(&VERSION.to_le_bytes());
-    header[10..12].copy_from_slice(&(HEADER as u16).to_le_bytes());
-    let name = men.to_string();
-    header[12..12 + name.len()].copy_from_slice(name.as_bytes());
-    header[28] = SCHEME_LAYOUT;
-    header[30] = CODING_PAIRS;
-    header[31] = u8::from(captures);
     let slots = Layout::new(men).size();
-    header[32..40].copy_from_slice(&slots.to_le_bytes());
     if let Some((_, values)) = sides.iter().find(|(_, v)| v.len() as u64 != slots) {
         return Err(std::io::Error::other(format!(
             "{men}: {} values, not {slots}",
@@ -133,20 +139,79 @@ pub(crate) fn write(
     let coded = crate::par::map(threads, sides.iter(), |&(color, values)| {
         (color, block_code::encode(values))
     });
-    let mut bodies: [Option<block_code::Encoded>; 2] = [None, None];
+    let mut bodies: [Option<(Vec<u8>, Vec<u8>)>; 2] = [None, None];
     for (color, body) in coded {
-        bodies[side(color)] = Some(body);
+        bodies[side(color)] = Some((body.meta, body.data));
     }
+    write_bodies(path, men, CODING_PAIRS, captures, slots, bodies)
+}
+
+/// The order a derived side's slots are stored in, 64 at a time: a1 to h1, then h2 back to
+/// a2, a3 to h3 and so on, for the square of the layout's last digit, so that each square
+/// follows a neighbour. Its own inverse.
+fn turned(i: usize) -> usize {
+    if i / 8 % 2 == 1 { i ^ 7 } else { i }
+}
+
+/// Writes a table file in the derived coding: `values`, the code of each slot with `given` to
+/// move (don't-cares filled, see `Solution::stored_values`), stored whole; the other side is
+/// solved from them when read. Returns the file's size.
+pub(crate) fn write_derived(
+    path: &Path,
+    men: Men,
+    given: Color,
+    values: &[u8],
+) -> std::io::Result<u64> {
+    let slots = Layout::new(men).size();
+    if values.len() as u64 != slots {
+        return Err(std::io::Error::other(format!(
+            "{men}: {} values, not {slots}",
+            values.len()
+        )));
+    }
+    let mut stored = values.to_vec();
+    for row in stored.chunks_exact_mut(64) {
+        let copy: [u8; 64] = std::array::from_fn(|i| row[turned(i)]);
+        row.copy_from_slice(&copy);
+    }
+    let data = zstd::bulk::compress(&stored, DERIVED_LEVEL)?;
+    let mut meta = Vec::with_capacity(12);
+    meta.extend_from_slice(&slots.to_le_bytes());
+    meta.extend_from_slice(&crc32fast::hash(&stored).to_le_bytes());
+    let mut bodies: [Option<(Vec<u8>, Vec<u8>)>; 2] = [None, None];
+    bodies[side(given)] = Some((meta, data));
+    write_bodies(path, men, CODING_DERIVED, false, slots, bodies)
+}
+
+/// Writes the header and the bodies (each side's index part and data).
+fn write_bodies(
+    path: &Path,
+    men: Men,
+    coding: u8,
+    captures: bool,
+    slots: u64,
+    bodies: [Option<(Vec<u8>, Vec<u8>)>; 2],
+) -> std::io::Result<u64> {
+    let mut header = [0u8; HEADER];
+    header[0..8].copy_from_slice(MAGIC);
+    header[8..10].copy_from_slice(&VERSION.to_le_bytes());
+    header[10..12].copy_from_slice(&(HEADER as u16).to_le_bytes());
+    let name = men.to_string();
+    header[12..12 + name.len()].copy_from_slice(name.as_bytes());
+    header[28] = SCHEME_LAYOUT;
+    header[30] = coding;
+    header[31] = u8::from(captures);
+    header[32..40].copy_from_slice(&slots.to_le_bytes());
     let mut bytes = Vec::new();
     for (i, body) in bodies.iter().enumerate() {
-        if let Some(body) = body {
+        if let Some((meta, data)) = body {
             header[29] |= 1 << i;
             let at = 40 + 20 * i;
-            header[at..at + 8].copy_from_slice(&(body.meta.len() as u64).to_le_bytes());
-            header[at + 8..at + 16].copy_from_slice(&(body.data.len() as u64).to_le_bytes());
-            header[at + 16..at + 20].copy_from_slice(&crc32fast::hash(&body.meta).to_le_bytes());
-            bytes.extend_from_slice(&body.meta);
-            bytes.extend_from_slice(&body.data);
+            header[at..at + 8].copy_from_slice(&(meta.len() as u64).to_le_bytes());
+            header[at + 8..at + 16].copy_from_slice(&(data.len() as u64).to_le_bytes());
+            header[at + 16..at + 20].copy_from_slice(&crc32fast::hash(meta).to_le_bytes());
+            bytes.extend_from_slice(meta);
+            bytes.extend_from_slice(data);
         }
     }
     let crc = crc32fast::hash(&header[..92]);
@@ -190,7 +255,12 @@ impl TbFile {
         if crc32fast::hash(&b[..92]) != read_u32(b, 92) {
             return Err(damaged("the header's checksum does not match"));
         }
-        if b[28] != SCHEME_LAYOUT || b[30] != CODING_PAIRS || !(1..=3).contains(&b[29]) || b[31] > 1
+        let derived = b[30] == CODING_DERIVED;
+        if b[28] != SCHEME_LAYOUT
+            || !(b[30] == CODING_PAIRS || derived)
+            || !(1..=3).contains(&b[29])
+            || b[31] > 1
+            || (derived && (b[29] == 3 || b[31] != 0))
         {
             return Err(damaged("unknown index scheme, sides or coding"));
         }
@@ -238,9 +308,57 @@ impl TbFile {
             map,
             men,
             captures,
+            derived,
             slots,
             bodies,
         })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the file is in the derived coding: one side stored whole, the other solved from
+    /// it ([`Tablebase`](crate::Tablebase) does this at the ending's first probe). Its values
+    /// are not read slot by slot ([`TbFile::value`] and [`TbFile::values`] refuse).
+    pub fn derived(&self) -> bool {
+        self.derived
+    }
+
+    /// The stored side of a derived file and its values, a code a slot (as
+    /// `Solution::stored_values` gives them).
+    pub(crate) fn derived_values(&self) -> Result<(Color, Vec<u8>), TbFileError> {
+        let damaged = |reason: &str| TbFileError::Damaged {
+            path: self.path.clone(),
+            reason: reason.to_string(),
+        };
+        if !self.derived {
+            return Err(damaged("not in the derived coding"));
+        }
+        let turn = self.stored().first().copied().unwrap_or(Color::White);
+        let body = self.bodies[side(turn)]
+            .as_ref()
+            .ok_or_else(|| damaged("no side stored"))?;
+        let meta = &self.map[body.meta.clone()];
+        if meta.len() != 12 || crc32fast::hash(meta) != body.crc {
+            return Err(damaged("the derived side's index part fails its checksum"));
+        }
+        let count = read_u64(meta, 0);
+        if count != self.slots {
+            return Err(damaged("the derived side's count does not fit the ending"));
+        }
+        let stored = zstd::bulk::decompress(&self.map[body.data.clone()], count as usize)
+            .map_err(|e| damaged(&format!("the derived side does not decompress: {e}")))?;
+        if stored.len() as u64 != count || crc32fast::hash(&stored) != read_u32(meta, 8) {
+            return Err(damaged("the derived side fails its checksum"));
+        }
+        let mut values = stored;
+        for row in values.chunks_exact_mut(64) {
+            let copy: [u8; 64] = std::array::from_fn(|i| row[turned(i)]);
+            row.copy_from_slice(&copy);
+        }
+        Ok((turn, values))
     }
 
     /// The ending.
@@ -284,6 +402,11 @@ impl TbFile {
             path: self.path.clone(),
             reason,
         };
+        if self.derived {
+            return Err(damaged(
+                "a derived table (coding 3) is read whole, through a Tablebase".to_owned(),
+            ));
+        }
         let body = self.bodies[side(turn)]
             .as_ref()
             .ok_or_else(|| damaged(format!("{} to move is not stored", turn_name(turn))))?;
