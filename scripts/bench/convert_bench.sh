@@ -28,12 +28,12 @@ work=${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-convert-bench}
 mkdir -p "$work"
 
 if ! command -v pzstd >/dev/null 2>&1; then
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zstd >/dev/null
+  echo "convert_bench.sh: pzstd is missing: sudo apt-get install zstd" >&2
+  exit 2
 fi
 if [ ! -x /usr/bin/time ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null
+  echo "convert_bench.sh: /usr/bin/time is missing: sudo apt-get install time" >&2
+  exit 2
 fi
 
 if [ -n "${TABLA_BIN:-}" ]; then

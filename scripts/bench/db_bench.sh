@@ -29,8 +29,8 @@ work=${TABLA_BENCH_DIR:-${TMPDIR:-/tmp}/tabla-db-bench}
 mkdir -p "$work"
 for tool in pzstd /usr/bin/time; do
   if ! command -v "$tool" >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zstd time >/dev/null
+    echo "db_bench.sh: $tool is missing: sudo apt-get install zstd time" >&2
+    exit 2
   fi
 done
 

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration="${1:-20}"
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+command -v wrk >/dev/null || { echo "load_test.sh: wrk is missing: sudo apt-get install wrk" >&2; exit 2; }
 cargo build --release -p tabla-cli
 port=18080
 work=$(mktemp -d)
