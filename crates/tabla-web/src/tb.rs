@@ -39,6 +39,17 @@ pub fn describe_tb(pos: &Position, men: Men, probe: Probe) -> TbJson {
 /// KBNvK is answered without a file: the server solves it in memory at start.
 pub async fn tb(State(state): State<AppState>, params: Params) -> Result<Json<TbJson>, ApiError> {
     let pos = fen_param(&params)?;
+    answered(state, pos).await.map(Json)
+}
+
+/// [`answer`], on the request's own task when the ending is solved in memory (a few
+/// microseconds: a hand-off to a blocking thread would cost as much as the probe, and halved
+/// `/api/kbnk`'s requests a second), on a blocking thread when a table file is read (pages of
+/// the file, or a derived table's first probe, a fraction of a second).
+async fn answered(state: AppState, pos: Position) -> Result<TbJson, ApiError> {
+    if Men::of(&pos).is_ok_and(|men| state.tb.in_memory(men)) {
+        return answer(&state.tb, &pos);
+    }
     tokio::task::spawn_blocking(move || answer(&state.tb, &pos))
         .await
         .map_err(|e| {
@@ -47,7 +58,6 @@ pub async fn tb(State(state): State<AppState>, params: Params) -> Result<Json<Tb
                 format!("the probe failed: {e}"),
             )
         })?
-        .map(Json)
 }
 
 /// `GET /api/kbnk?fen=F`: `/api/tb`'s answer without the ending's name, for king, bishop and
@@ -64,15 +74,7 @@ pub async fn kbnk(
               /api/tb answers every ending of up to five men",
         ));
     }
-    let answer = tokio::task::spawn_blocking(move || answer(&state.tb, &pos))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the probe failed: {e}"),
-            )
-        })??;
-    Ok(Json(answer.probe))
+    Ok(Json(answered(state, pos).await?.probe))
 }
 
 /// Whether the men are KBNvK's (either colours) or fewer of them.

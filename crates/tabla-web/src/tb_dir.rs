@@ -49,6 +49,14 @@ impl TbDir {
             .clone()
     }
 
+    /// Whether `men`'s ending (either colours) is answered from the endings solved in memory,
+    /// with no table file of it open.
+    pub fn in_memory(&self, men: Men) -> bool {
+        let ending = men.canonical().0;
+        let tables = self.tables();
+        tables.file(ending).is_none() && tables.endings().contains(&ending)
+    }
+
     /// The directory, if any.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
