@@ -492,8 +492,11 @@ fn engine_dies_with_its_holder(signal: i32, group: bool) {
         .spawn()
         .expect("the holder starts");
     let stdout = holder.stdout.take().expect("piped");
-    let engine: u32 = BufReader::new(stdout)
-        .lines()
+    // Kept open until the holder has ended: what it prints as it dies (its test's result) must
+    // find a reader, not a broken pipe.
+    let mut lines = BufReader::new(stdout).lines();
+    let engine: u32 = lines
+        .by_ref()
         .map_while(Result::ok)
         .find_map(|line| line.strip_prefix("engine pid ")?.parse().ok())
         .expect("the holder says its engine's pid");
@@ -503,6 +506,7 @@ fn engine_dies_with_its_holder(signal: i32, group: bool) {
     // SAFETY: kill takes two integers and touches no memory.
     assert_eq!(unsafe { libc::kill(target, signal) }, 0);
     let status = holder.wait().expect("the holder ends");
+    drop(lines);
     assert!(!status.success());
     let deadline = Instant::now() + Duration::from_secs(5);
     while is_running(engine) && Instant::now() < deadline {
