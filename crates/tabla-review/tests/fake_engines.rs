@@ -480,7 +480,8 @@ fn engine_dies_with_its_holder(signal: i32, group: bool) {
     use std::io::{BufRead, BufReader};
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-    let mut holder = Command::new(std::env::current_exe().expect("the test binary"))
+    let mut command = Command::new(std::env::current_exe().expect("the test binary"));
+    command
         .args([
             "--exact",
             "engine_holder_for_the_death_tests",
@@ -488,9 +489,23 @@ fn engine_dies_with_its_holder(signal: i32, group: bool) {
         ])
         .env("TABLA_REVIEW_HOLD_ENGINE", "1")
         .stdout(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("the holder starts");
+        .process_group(0);
+    // Ctrl-C's own effect on tabla, whatever this test inherited: a shell's background job
+    // starts with SIGINT ignored, and the holder would then outlive the signal and end well.
+    // SAFETY: the closure runs in the child between fork and exec and only calls signal(2),
+    // sigemptyset(3), sigaddset(3) and sigprocmask(2), which are async-signal-safe, on a set
+    // of its own.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGINT);
+            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            Ok(())
+        });
+    }
+    let mut holder = command.spawn().expect("the holder starts");
     let stdout = holder.stdout.take().expect("piped");
     // Kept open until the holder has ended: what it prints as it dies (its test's result) must
     // find a reader, not a broken pipe.
