@@ -274,7 +274,7 @@ impl Solved {
         }
         let g = side(given);
         let frame = Frame::new(men);
-        let values = frame_of_layout(&frame, g, &values, solved.threads());
+        let values = frame_of_layout(&frame, &values);
         let mut generator = Generator::new(frame, &solved, solved.threads());
         generator.run_given(g, &values);
         let mut parts = generator.into_parts();
@@ -379,12 +379,13 @@ impl Solved {
     }
 }
 
-/// The values of side `t` to move in the frame's index, from its values a slot of the ending's
-/// [`Layout`] (each legal position of the frame read at its slot; illegal ones 0).
-fn frame_of_layout(frame: &Frame, t: usize, by_slot: &[u8], threads: usize) -> Vec<u8> {
+/// One side to move's values in the frame's index, from its values a slot of the ending's
+/// [`Layout`]: each position of the frame read at its placement's slot (0 where it is no
+/// placement). Illegal positions get whatever their slot holds: the generator reads the given
+/// side's legal positions only, and a [`Solution`] answers those only.
+fn frame_of_layout(frame: &Frame, by_slot: &[u8]) -> Vec<u8> {
     let men = frame.men();
     let layout = Layout::new(men);
-    let legal = crate::retro::legal_bits(frame, threads);
     // Where each man of the layout's order is in the frame's (identical men in any order).
     let mut used = [false; MAX_MEN];
     let from: Vec<usize> = layout
@@ -407,13 +408,13 @@ fn frame_of_layout(frame: &Frame, t: usize, by_slot: &[u8], threads: usize) -> V
         for (j, &i) in from.iter().enumerate() {
             squares[2 + j] = cfg.squares[i];
         }
-        for lane in tabla::Bitboard(legal[t][c]) {
-            squares[1] = lane.index() as u8;
+        for (lane, value) in row.iter_mut().enumerate() {
+            squares[1] = lane as u8;
             if let Some(v) = layout
                 .slot(&squares[..total])
                 .and_then(|slot| by_slot.get(slot as usize))
             {
-                row[lane.index()] = *v;
+                *value = *v;
             }
         }
     }

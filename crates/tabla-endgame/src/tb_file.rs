@@ -153,6 +153,14 @@ fn turned(i: usize) -> usize {
     if i / 8 % 2 == 1 { i ^ 7 } else { i }
 }
 
+/// Puts each 64 values in the order [`turned`] gives (or back: it is its own inverse).
+fn turn_rows(values: &mut [u8]) {
+    for row in values.chunks_exact_mut(64) {
+        let copy: [u8; 64] = std::array::from_fn(|i| row[turned(i)]);
+        row.copy_from_slice(&copy);
+    }
+}
+
 /// Writes a table file in the derived coding: `values`, the code of each slot with `given` to
 /// move (don't-cares filled, see `Solution::stored_values`), stored whole; the other side is
 /// solved from them when read. Returns the file's size.
@@ -170,10 +178,7 @@ pub(crate) fn write_derived(
         )));
     }
     let mut stored = values.to_vec();
-    for row in stored.chunks_exact_mut(64) {
-        let copy: [u8; 64] = std::array::from_fn(|i| row[turned(i)]);
-        row.copy_from_slice(&copy);
-    }
+    turn_rows(&mut stored);
     let data = zstd::bulk::compress(&stored, DERIVED_LEVEL)?;
     let mut meta = Vec::with_capacity(12);
     meta.extend_from_slice(&slots.to_le_bytes());
@@ -354,10 +359,7 @@ impl TbFile {
             return Err(damaged("the derived side fails its checksum"));
         }
         let mut values = stored;
-        for row in values.chunks_exact_mut(64) {
-            let copy: [u8; 64] = std::array::from_fn(|i| row[turned(i)]);
-            row.copy_from_slice(&copy);
-        }
+        turn_rows(&mut values);
         Ok((turn, values))
     }
 
