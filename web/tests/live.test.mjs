@@ -4,7 +4,7 @@
 // server's report of running analyses (/api/engine); that nothing stays searching is checked on
 // the server's process itself (its CPU time, and its engine processes' with Stockfish).
 
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { launchBrowser, newPage, startServer } from './harness.mjs';
@@ -85,10 +85,24 @@ async function analyse(page, lines) {
   await page.waitForFunction((n) => document.querySelectorAll('.live-line').length >= n, lines, { timeout: 20_000 });
 }
 
+/** Pages a test of the panel opened: closed after each test even when it fails, so that its
+ * analyses do not run on into the next test. */
+const opened = [];
+async function openPage() {
+  const page = await newPage(browser);
+  opened.push(page);
+  return page;
+}
+
 describe('Live analysis', () => {
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.context().close().catch(() => {});
+    await untilIdle(server.url);
+  });
+
   test('lines, the bar, a line played, stop', async () => {
     const base = server.url;
-    const page = await newPage(browser);
+    const page = await openPage();
     await page.goto(`${base}/analysis?fen=${encodeURIComponent(BH6)}`);
     await page.waitForFunction((f) => document.querySelector('#fen')?.textContent === f, BH6);
     assert.match(await page.locator('.live-engine').textContent(), /^tabla /, 'the engine is named');
@@ -138,7 +152,7 @@ describe('Live analysis', () => {
 
   test('a page closed mid-analysis leaves nothing running', async () => {
     const base = server.url;
-    const page = await newPage(browser);
+    const page = await openPage();
     await page.goto(`${base}/analysis?fen=${encodeURIComponent(BH6)}`);
     await analyse(page, 2);
     const busy = await ticksOver(server.child.pid, 1000);
@@ -154,12 +168,12 @@ describe('Live analysis', () => {
     const { limit } = await json(base, '/api/engine');
     const pages = [];
     for (let i = 0; i < limit; i++) {
-      const page = await newPage(browser);
+      const page = await openPage();
       await page.goto(`${base}/analysis?fen=${encodeURIComponent(BH6)}`);
       await analyse(page, 1);
       pages.push(page);
     }
-    const late = await newPage(browser);
+    const late = await openPage();
     await late.goto(`${base}/analysis?fen=${encodeURIComponent(BH6)}`);
     await late.getByRole('button', { name: 'Analyse' }).click();
     await late.locator('.live-status', { hasText: 'live analyses run already' }).waitFor({ timeout: 10_000 });
@@ -170,7 +184,7 @@ describe('Live analysis', () => {
 
   test('beside the PGN browser: the lines follow the moves', async () => {
     const base = server.url;
-    const page = await newPage(browser);
+    const page = await openPage();
     await page.goto(`${base}/`);
     await page.locator('#moves[aria-busy="false"]').waitFor();
     await analyse(page, 2);

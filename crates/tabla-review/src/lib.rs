@@ -107,8 +107,8 @@ pub use cache::{COMPACT_AT, CacheConfig, CacheError, EvalCache, evals_schema};
 pub use engine_review::{FLUSH_EVERY, ReviewCounts, Reviewer, review_games};
 pub use engines::{
     Analyser, Analysis, Budget, BudgetError, EngineError, EngineId, EngineSpec, IllegalMove,
-    JobResult, Line, OptionKind, OptionSyntaxError, Pool, PoolCanceller, Request, Said, StopSignal,
-    TablaAnalyser, Timeouts, UciEngine, UciOption, UciSpec,
+    JobResult, LatestLines, Line, OptionKind, OptionSyntaxError, Pool, PoolCanceller, Request,
+    Said, StopSignal, TablaAnalyser, Timeouts, UciEngine, UciOption, UciSpec,
 };
 pub use eval::Eval;
 pub use from_cache::from_cache;

@@ -22,7 +22,7 @@ use std::convert::Infallible;
 use std::time::{Duration, Instant};
 use tabla::Position;
 use tabla_engine::ScoreBound;
-use tabla_review::{Budget, Eval, Line, Request, StopSignal, win_percent};
+use tabla_review::{Budget, Eval, LatestLines, Line, Request, StopSignal, win_percent};
 use tokio::sync::watch;
 
 /// The most lines (`multipv`) an analysis may ask for.
@@ -91,32 +91,30 @@ pub struct AnalyseJson {
 }
 
 /// What the search has found so far, as the search thread leaves it for the stream.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Found {
-    /// The latest line of each rank (index `multipv - 1`).
-    lines: Vec<Option<Line>>,
-    nodes: Option<u64>,
+    /// The lines reported, and the most the analysis asked for.
+    lines: LatestLines,
+    wanted: usize,
     nps: Option<u64>,
     /// Set when the search has ended: `Some(None)` by itself, `Some(Some(why))` failed.
     ended: Option<Option<String>>,
 }
 
 impl Found {
-    /// Takes in a line the engine reported. A bound replaces a line only when its rank has no
-    /// line yet: an exact score of the last iteration says more than a bound of the next.
+    fn new(wanted: usize) -> Found {
+        Found {
+            lines: LatestLines::default(),
+            wanted,
+            nps: None,
+            ended: None,
+        }
+    }
+
+    /// Takes in a line the engine reported ([`LatestLines::record`]).
     fn report(&mut self, line: &Line) {
-        self.nodes = line.nodes.or(self.nodes);
         self.nps = line.nps.or(self.nps);
-        let Some(index) = line.multipv.checked_sub(1) else {
-            return;
-        };
-        if self.lines.len() <= index {
-            self.lines.resize(index + 1, None);
-        }
-        let slot = &mut self.lines[index];
-        if line.bound == ScoreBound::Exact || slot.is_none() {
-            *slot = Some(line.clone());
-        }
+        self.lines.record(line.clone(), self.wanted);
     }
 }
 
@@ -175,7 +173,7 @@ pub async fn analyse(
             ),
         )
     })?;
-    let (sender, receiver) = watch::channel(Found::default());
+    let (sender, receiver) = watch::channel(Found::new(multipv));
     let stop = StopSignal::new();
     let request = Request::new(reached.clone(), Budget::Infinite).with_multipv(multipv);
     let searching = stop.clone();
@@ -275,7 +273,7 @@ fn events(
         let data = AnalyseJson {
             fen: s.fen.clone(),
             lines: lines_json(&s.position, &found),
-            nodes: found.nodes,
+            nodes: found.lines.nodes(),
             nps: found.nps,
             elapsed_ms: elapsed_ms(s.started),
             done,
@@ -300,8 +298,8 @@ fn lines_json(position: &Position, found: &Found) -> Vec<LiveLineJson> {
     let turn = position.turn();
     found
         .lines
+        .shown()
         .iter()
-        .flatten()
         .map(|line| {
             let mut moves = Vec::with_capacity(line.pv.len());
             let mut at = position.clone_without_history();
@@ -342,5 +340,73 @@ mod tests {
             assert_eq!(e.status, StatusCode::BAD_REQUEST, "{bad}");
             assert!(e.message.contains("multipv"), "{bad}: {}", e.message);
         }
+    }
+
+    /// A line of `depth` starting with `uci` from the start position.
+    fn line(multipv: usize, depth: u32, uci: &str) -> Line {
+        let start = Position::startpos();
+        Line {
+            multipv,
+            score: tabla_engine::Score::Cp(10 * i32::try_from(depth).unwrap_or(0)),
+            bound: ScoreBound::Exact,
+            depth,
+            seldepth: None,
+            nodes: Some(1000),
+            nps: None,
+            time: None,
+            pv: vec![start.parse_uci(uci).expect("test move")],
+        }
+    }
+
+    /// Between two iterations the latest report of each rank mixes depths; the lines sent never
+    /// repeat a first move, and the next iteration's lines replace them once all have come.
+    #[test]
+    fn lines_between_iterations_never_repeat_a_first_move() {
+        let start = Position::startpos();
+        let mut found = Found::new(3);
+        for (rank, uci) in [(1, "e2e4"), (2, "d2d4"), (3, "g1f3")] {
+            found.report(&line(rank, 10, uci));
+        }
+        let firsts = |found: &Found| -> Vec<(usize, String, u32)> {
+            lines_json(&start, found)
+                .into_iter()
+                .map(|l| (l.multipv, l.moves[0].uci.clone(), l.depth))
+                .collect()
+        };
+        assert_eq!(
+            firsts(&found),
+            [
+                (1, "e2e4".into(), 10),
+                (2, "d2d4".into(), 10),
+                (3, "g1f3".into(), 10)
+            ]
+        );
+        found.report(&line(1, 11, "d2d4"));
+        assert_eq!(
+            firsts(&found),
+            [
+                (1, "d2d4".into(), 11),
+                (2, "e2e4".into(), 10),
+                (3, "g1f3".into(), 10)
+            ]
+        );
+        found.report(&line(2, 11, "g1f3"));
+        assert_eq!(
+            firsts(&found),
+            [
+                (1, "d2d4".into(), 11),
+                (2, "g1f3".into(), 11),
+                (3, "e2e4".into(), 10)
+            ]
+        );
+        found.report(&line(3, 11, "c2c4"));
+        assert_eq!(
+            firsts(&found),
+            [
+                (1, "d2d4".into(), 11),
+                (2, "g1f3".into(), 11),
+                (3, "c2c4".into(), 11)
+            ]
+        );
     }
 }

@@ -96,19 +96,55 @@ impl Analysis {
     }
 }
 
-/// The latest report of each line during a search, and the largest node count reported.
-#[derive(Debug, Default)]
-pub(crate) struct Lines {
+/// The lines of a search as an engine reports them: the latest report of each rank, the last
+/// full set of lines of one depth, and the largest node count reported.
+///
+/// An engine may report an iteration's lines one at a time, so between two iterations the
+/// latest reports mix depths: the new rank 1 may start with the move of the last iteration's
+/// rank 2, and shown by rank the two would repeat a move and hide another. [`LatestLines::shown`]
+/// therefore gives the deepest lines first, by rank, then the lines of the last full set whose
+/// first move no line before them starts with: as many lines as ranks were reported, never a
+/// first move twice.
+///
+/// ```
+/// use tabla::Position;
+/// use tabla_engine::{Score, ScoreBound};
+/// use tabla_review::{LatestLines, Line};
+/// let start = Position::startpos();
+/// let line = |multipv, depth, uci: &str| Line {
+///     multipv,
+///     score: Score::Cp(20),
+///     bound: ScoreBound::Exact,
+///     depth,
+///     seldepth: None,
+///     nodes: None,
+///     nps: None,
+///     time: None,
+///     pv: vec![start.parse_uci(uci).unwrap()],
+/// };
+/// let mut lines = LatestLines::default();
+/// lines.record(line(1, 10, "e2e4"), 3);
+/// lines.record(line(2, 10, "d2d4"), 3);
+/// lines.record(line(3, 10, "g1f3"), 3);
+/// // Depth 11 has so far said that d4 is best.
+/// lines.record(line(1, 11, "d2d4"), 3);
+/// let shown: Vec<(usize, String)> =
+///     lines.shown().iter().map(|l| (l.multipv, start.uci(l.pv[0]))).collect();
+/// assert_eq!(shown, [(1, "d2d4".into()), (2, "e2e4".into()), (3, "g1f3".into())]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct LatestLines {
     latest: Vec<Option<Line>>,
+    settled: Vec<Line>,
     nodes: Option<u64>,
 }
 
-impl Lines {
+impl LatestLines {
     /// Keeps `line` as the latest of its rank, unless it is only a bound and an exact score is
     /// kept: an engine stopped by its budget in the middle of an iteration (Stockfish at a node
     /// limit) reports the unfinished iteration's bound last, a less reliable score than the
     /// last finished one. Ranks past `wanted` are the engine's own business and dropped.
-    pub(crate) fn record(&mut self, line: Line, wanted: usize) {
+    pub fn record(&mut self, line: Line, wanted: usize) {
         if let Some(nodes) = line.nodes {
             self.count_nodes(nodes);
         }
@@ -124,22 +160,68 @@ impl Lines {
         if line.bound == ScoreBound::Exact || !exact_kept {
             *kept = Some(line);
         }
+        // Every rank reported, all at one depth: a full set.
+        let depth = self
+            .latest
+            .first()
+            .and_then(|l| l.as_ref())
+            .map(|l| l.depth);
+        if self
+            .latest
+            .iter()
+            .all(|l| l.as_ref().map(|l| l.depth) == depth)
+        {
+            self.settled = self.latest.iter().flatten().cloned().collect();
+        }
     }
 
     /// Notes a node count the engine reported (with a line or without).
-    pub(crate) fn count_nodes(&mut self, nodes: u64) {
+    pub fn count_nodes(&mut self, nodes: u64) {
         self.nodes = self.nodes.max(Some(nodes));
     }
 
+    /// The largest node count reported.
+    pub fn nodes(&self) -> Option<u64> {
+        self.nodes
+    }
+
     /// `true` when no line was reported.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.latest.iter().all(Option::is_none)
     }
 
-    /// The analysis these lines make, by rank.
+    /// The lines to show side by side, best first, ranked from 1: the lines deeper than the
+    /// last full set, then that set's lines that start with another move; as many as ranks
+    /// were reported. Lines without moves are shown as reported.
+    pub fn shown(&self) -> Vec<Line> {
+        let settled_depth = self.settled.first().map_or(0, |l| l.depth);
+        let deeper = |l: &&Line| l.depth > settled_depth;
+        let candidates = (self.latest.iter().flatten().filter(deeper))
+            .chain(self.settled.iter().filter(|l| !l.pv.is_empty()))
+            .chain(self.latest.iter().flatten().filter(|l| !deeper(l)));
+        let wanted = self.latest.len();
+        let mut shown: Vec<Line> = Vec::with_capacity(wanted);
+        for line in candidates {
+            if shown.len() == wanted {
+                break;
+            }
+            let repeats = line
+                .pv
+                .first()
+                .is_some_and(|first| shown.iter().any(|kept| kept.pv.first() == Some(first)));
+            if !repeats {
+                let mut line = line.clone();
+                line.multipv = shown.len() + 1;
+                shown.push(line);
+            }
+        }
+        shown
+    }
+
+    /// The analysis these lines make ([`LatestLines::shown`]).
     pub(crate) fn finish(self, best_move: Option<Move>, stopped: bool) -> Analysis {
         Analysis {
-            lines: self.latest.into_iter().flatten().collect(),
+            lines: self.shown(),
             best_move,
             nodes: self.nodes,
             stopped,
@@ -171,7 +253,7 @@ mod tests {
 
     #[test]
     fn the_latest_report_of_each_rank_wins_and_ranks_past_the_request_are_dropped() {
-        let mut lines = Lines::default();
+        let mut lines = LatestLines::default();
         assert!(lines.is_empty());
         lines.record(line(2, 5), 2);
         lines.record(line(1, 10), 2);
@@ -184,7 +266,7 @@ mod tests {
 
     #[test]
     fn a_bound_replaces_a_bound_but_not_an_exact_score() {
-        let mut lines = Lines::default();
+        let mut lines = LatestLines::default();
         lines.record(bound_line(1, 40, ScoreBound::Lower), 1);
         lines.record(bound_line(1, 35, ScoreBound::Upper), 1);
         assert_eq!(

@@ -2,7 +2,7 @@
 //! thread of its own.
 
 use super::analyser::{Analyser, StopSignal};
-use super::analysis::{Analysis, Line, Lines};
+use super::analysis::{Analysis, LatestLines, Line};
 use super::error::{EngineError, EngineId, IllegalMove, Said};
 use super::request::Request;
 use std::sync::mpsc;
@@ -71,7 +71,7 @@ impl Analyser for TablaAnalyser {
         let limits = request.budget.limits();
         let position = &request.position;
         let engine = &mut self.engine;
-        let mut lines = Lines::default();
+        let mut lines = LatestLines::default();
         let mut illegal = None;
         // The search runs on a thread of its own (it needs a large stack) and hands its reports
         // back here, so that `on_line` runs on the caller's thread and need not be `Send`.

@@ -28,7 +28,7 @@ mod uci_option;
 mod uci_spec;
 
 pub use analyser::{Analyser, StopSignal};
-pub use analysis::{Analysis, Line};
+pub use analysis::{Analysis, LatestLines, Line};
 pub use engine_spec::EngineSpec;
 pub use error::{EngineError, EngineId, IllegalMove, Said};
 pub use in_process::TablaAnalyser;

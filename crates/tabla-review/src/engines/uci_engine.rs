@@ -3,7 +3,7 @@
 //! its process killed.
 
 use super::analyser::{Analyser, StopSignal};
-use super::analysis::{Analysis, Line, Lines};
+use super::analysis::{Analysis, LatestLines, Line};
 use super::error::{EngineError, EngineId, IllegalMove, Said};
 use super::process::{EngineProcess, Next};
 use super::request::Request;
@@ -218,7 +218,7 @@ impl UciEngine {
         let mut waited = self.spec.timeouts.search_limit(request.budget);
         let mut deadline = waited.map(|limit| Instant::now() + limit);
         let mut stop_sent = false;
-        let mut lines = Lines::default();
+        let mut lines = LatestLines::default();
         loop {
             if !stop_sent && stop.is_stopped() {
                 self.send("stop");
