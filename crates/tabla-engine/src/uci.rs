@@ -27,8 +27,15 @@ mod position;
 
 pub use position::{PositionCommandError, parse_position};
 
-/// The engine's name as `uci` reports it.
-pub const ENGINE_NAME: &str = concat!("tabla ", env!("CARGO_PKG_VERSION"));
+/// The engine's name as `uci` reports it: the version and, as build metadata, a checksum of the
+/// engine's source (`tabla 0.1.0+5d0c9e1a`), which changes with any change to its search,
+/// evaluation or network. Evaluation caches are keyed by it.
+pub const ENGINE_NAME: &str = concat!(
+    "tabla ",
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("TABLA_ENGINE_SOURCE")
+);
 /// The author line.
 pub const ENGINE_AUTHOR: &str = "the tabla authors";
 

@@ -35,7 +35,7 @@ pub const HEARTBEAT: Duration = Duration::from_millis(250);
 /// `GET /api/engine`: the engine of live analysis and game reviews.
 #[derive(Serialize, Debug)]
 pub struct EngineJson {
-    /// Its name as it gives it (`Stockfish 15.1`, `tabla 0.1.0`).
+    /// Its name as it gives it (`Stockfish 15.1`, `tabla 0.1.0+0024d908`).
     pub name: String,
     /// Its program's path, or `in process` for tabla's own.
     pub path: String,

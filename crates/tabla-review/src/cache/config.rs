@@ -66,13 +66,10 @@ impl CacheConfig {
     /// ```
     pub fn of_engine(id: &EngineId, spec: &EngineSpec, budget: Budget) -> CacheConfig {
         let engine = id.name.clone().unwrap_or_else(|| id.path.clone());
+        // tabla's own engine has no options; its name changes with its source
+        // (`tabla_engine::uci::ENGINE_NAME`), so a new build never reads an old one's evaluations.
         let options = match spec {
-            // The scale its centipawns are reported on: evaluations made before it changed
-            // are not shared with those made after.
-            EngineSpec::Tabla => vec![(
-                "reported cp per 100".to_owned(),
-                tabla_engine::REPORTED_PER_100.to_string(),
-            )],
+            EngineSpec::Tabla => Vec::new(),
             EngineSpec::Uci(uci) => uci.options.clone(),
         };
         CacheConfig::new(engine, options, budget)
