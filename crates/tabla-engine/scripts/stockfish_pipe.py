@@ -29,12 +29,12 @@ class Stockfish:
             if line.startswith(prefix):
                 return line
 
-    def search(self, fen, depth):
+    def search(self, fen, depth, nodes=None):
         """(the score in centipawns for the side to move, the signed number of moves to a mate
         (None when the score is no mate; the score is then None), the best move in UCI
-        notation)."""
+        notation), from a search to `depth`, or of `nodes` nodes when given."""
         self.send(f"position fen {fen}")
-        self.send(f"go depth {depth}")
+        self.send(f"go nodes {nodes}" if nodes else f"go depth {depth}")
         cp, mate = None, None
         while True:
             line = self.proc.stdout.readline()
@@ -51,9 +51,9 @@ class Stockfish:
                 else:
                     cp, mate = None, value
 
-    def score(self, fen, depth):
+    def score(self, fen, depth, nodes=None):
         """The score in centipawns for the side to move, mates as +-3000."""
-        cp, mate, _ = self.search(fen, depth)
+        cp, mate, _ = self.search(fen, depth, nodes)
         if mate is None:
             return cp
         return 3000 if mate > 0 else -3000
