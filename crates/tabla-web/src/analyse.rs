@@ -373,40 +373,25 @@ mod tests {
                 .map(|l| (l.multipv, l.moves[0].uci.clone(), l.depth))
                 .collect()
         };
+        let shown = |lines: [(&str, u32); 3]| -> Vec<(usize, String, u32)> {
+            (1..)
+                .zip(lines)
+                .map(|(rank, (uci, depth))| (rank, uci.to_owned(), depth))
+                .collect()
+        };
         assert_eq!(
             firsts(&found),
-            [
-                (1, "e2e4".into(), 10),
-                (2, "d2d4".into(), 10),
-                (3, "g1f3".into(), 10)
-            ]
+            shown([("e2e4", 10), ("d2d4", 10), ("g1f3", 10)])
         );
-        found.report(&line(1, 11, "d2d4"));
-        assert_eq!(
-            firsts(&found),
-            [
-                (1, "d2d4".into(), 11),
-                (2, "e2e4".into(), 10),
-                (3, "g1f3".into(), 10)
-            ]
-        );
-        found.report(&line(2, 11, "g1f3"));
-        assert_eq!(
-            firsts(&found),
-            [
-                (1, "d2d4".into(), 11),
-                (2, "g1f3".into(), 11),
-                (3, "e2e4".into(), 10)
-            ]
-        );
-        found.report(&line(3, 11, "c2c4"));
-        assert_eq!(
-            firsts(&found),
-            [
-                (1, "d2d4".into(), 11),
-                (2, "g1f3".into(), 11),
-                (3, "c2c4".into(), 11)
-            ]
-        );
+        // Depth 11's lines come one by one; each step shows three distinct first moves.
+        let steps = [
+            ((1, "d2d4"), [("d2d4", 11), ("e2e4", 10), ("g1f3", 10)]),
+            ((2, "g1f3"), [("d2d4", 11), ("g1f3", 11), ("e2e4", 10)]),
+            ((3, "c2c4"), [("d2d4", 11), ("g1f3", 11), ("c2c4", 11)]),
+        ];
+        for ((rank, uci), expected) in steps {
+            found.report(&line(rank, 11, uci));
+            assert_eq!(firsts(&found), shown(expected), "after rank {rank}");
+        }
     }
 }
