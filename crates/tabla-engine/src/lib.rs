@@ -104,6 +104,8 @@ pub use go::go;
 pub use info::{Info, ScoreBound, SearchResult};
 pub use limits::{GoError, Limits};
 pub use oracle::{EndgameOracle, OracleValue};
-pub use score::{REPORTED_PER_100, Score, Value, reported_cp};
+pub use score::{
+    REPORTED_KNEE, REPORTED_PER_100, REPORTED_PER_100_BEYOND, Score, Value, reported_cp,
+};
 pub use search::Control;
 pub use tables::EndgameTables;
