@@ -67,14 +67,7 @@ fn kbnvk() -> anyhow::Result<Men> {
 
 /// The tables of `dir`, KBNvK solved in memory when its table is not there.
 fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
-    let tables = tb::open(dir)?;
-    let men = kbnvk()?;
-    if tables.file(men).is_some() {
-        return Ok(tables);
-    }
-    let mut solved = Solved::new();
-    solved.solve(men)?;
-    Ok(tables.with_solved(&solved))
+    tb::with_solved_ending(tb::open(dir)?, kbnvk()?)
 }
 
 /// Runs a `tabla kbnk` subcommand.
@@ -89,8 +82,8 @@ pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
             json,
             batch,
             fen,
-        } => tb::probe(&open(dir.as_deref())?, json, batch, &fen, out),
-        KbnkCommand::Line { dir, fen } => tb::line(&open(dir.as_deref())?, &fen, out),
+        } => tb::probe(open(dir.as_deref())?, json, batch, &fen, out),
+        KbnkCommand::Line { dir, fen } => tb::line(open(dir.as_deref())?, &fen, out),
         KbnkCommand::ExportTwoByte { out: path } => {
             let men = kbnvk()?;
             let mut solved = Solved::new();

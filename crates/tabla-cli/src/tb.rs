@@ -6,7 +6,8 @@ use clap::Subcommand;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tabla::Position;
-use tabla_endgame::{Built, Dtm, Men, Tablebase, build, default_tablebase_dir};
+use tabla_endgame::{Built, Dtm, Men, Solved, Tablebase, build, default_tablebase_dir};
+use tabla_engine::SOLVED_IN_MEMORY;
 
 /// The `tabla tb` subcommands.
 #[derive(Subcommand, Debug)]
@@ -91,9 +92,16 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             json,
             batch,
             fen,
-        } => probe(&open(dir.as_deref())?, json, batch, &fen, out)?,
-        TbCommand::Stats { dir, ending } => stats(&open(dir.as_deref())?, ending.parse()?, out)?,
-        TbCommand::Line { dir, fen } => line(&open(dir.as_deref())?, &fen, out)?,
+        } => probe(open(dir.as_deref())?, json, batch, &fen, out)?,
+        TbCommand::Stats { dir, ending } => {
+            let ending = ending.parse()?;
+            stats(
+                &with_solved_ending(open(dir.as_deref())?, ending)?,
+                ending,
+                out,
+            )?
+        }
+        TbCommand::Line { dir, fen } => line(open(dir.as_deref())?, &fen, out)?,
     }
     Ok(())
 }
@@ -132,9 +140,10 @@ pub fn build_tables(
     Ok(())
 }
 
-/// `tabla tb probe`: one position (as text, or `json`), or every line of a `batch`.
+/// `tabla tb probe`: one position (as text, or `json`), or every line of a `batch`; an ending
+/// of [`SOLVED_IN_MEMORY`] without a table in `tb` is solved when a position needs it.
 pub fn probe(
-    tb: &Tablebase,
+    mut tb: Tablebase,
     json: bool,
     batch: Option<String>,
     fen: &[String],
@@ -143,13 +152,22 @@ pub fn probe(
     if let Some(source) = batch {
         for line in crate::batch::lines(crate::batch::input(&source)?) {
             match line.context("reading the batch input")? {
-                Ok(line) => writeln!(out, "{}", batch_line(tb, &line))?,
+                Ok(line) => {
+                    let pos = Position::from_fen(line.trim_end_matches(['\r', '\n']));
+                    if let Some(men) = pos.as_ref().ok().and_then(|p| Men::of(p).ok()) {
+                        tb = with_solved_ending(tb, men)?;
+                    }
+                    writeln!(out, "{}", batch_line(&tb, &line, pos))?
+                }
                 Err(text) => writeln!(out, "{}", crate::batch::not_utf8(&text))?,
             }
         }
         return Ok(());
     }
     let pos = parse(fen)?;
+    if let Ok(men) = Men::of(&pos) {
+        tb = with_solved_ending(tb, men)?;
+    }
     let probe = tb.probe_moves(&pos)?;
     let men = Men::of(&pos)?;
     if json {
@@ -196,9 +214,13 @@ pub fn stats(tb: &Tablebase, ending: Men, out: &mut impl Write) -> anyhow::Resul
     Ok(())
 }
 
-/// `tabla tb line`: the optimal line to mate in SAN.
-pub fn line(tb: &Tablebase, fen: &[String], out: &mut impl Write) -> anyhow::Result<()> {
+/// `tabla tb line`: the optimal line to mate in SAN (an ending of [`SOLVED_IN_MEMORY`] without
+/// a table in `tb` solved first).
+pub fn line(mut tb: Tablebase, fen: &[String], out: &mut impl Write) -> anyhow::Result<()> {
     let pos = parse(fen)?;
+    if let Ok(men) = Men::of(&pos) {
+        tb = with_solved_ending(tb, men)?;
+    }
     let moves = tb.line(&pos)?;
     write_line(out, &pos, &moves)
 }
@@ -209,11 +231,26 @@ pub fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
     Ok(Tablebase::open(&dir)?)
 }
 
+/// `tables`, with `men`'s ending solved in memory when it is one of the endings the engine and
+/// `tabla serve` solve at start ([`SOLVED_IN_MEMORY`]: KBNvK, KQvK, KRvK) and `tables` has no
+/// table of it (up to a quarter of a second, nothing written); otherwise `tables` as they are.
+pub fn with_solved_ending(tables: Tablebase, men: Men) -> anyhow::Result<Tablebase> {
+    let ending = men.canonical().0;
+    let in_memory = SOLVED_IN_MEMORY
+        .iter()
+        .any(|name| name.parse::<Men>().is_ok_and(|m| m == ending));
+    if !in_memory || tables.endings().contains(&ending) {
+        return Ok(tables);
+    }
+    let mut solved = Solved::new();
+    solved.solve(ending)?;
+    Ok(tables.with_solved(&solved))
+}
+
 /// One output line of `tabla tb probe --batch`: the line as given, then `;<dtm>;<plies>`
-/// (signed, from the side to move's view) or `;error: <reason>`.
-fn batch_line(tb: &Tablebase, line: &str) -> String {
-    let text = line.trim_end_matches(['\r', '\n']);
-    let answer = Position::from_fen(text)
+/// (signed, from the side to move's view) or `;error: <reason>`; `pos` is the line read as FEN.
+fn batch_line(tb: &Tablebase, line: &str, pos: Result<Position, tabla::FenError>) -> String {
+    let answer = pos
         .map_err(|e| e.to_string())
         .and_then(|pos| tb.probe(&pos).map_err(|e| e.to_string()));
     match answer {

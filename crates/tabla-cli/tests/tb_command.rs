@@ -148,3 +148,59 @@ fn a_missing_table_names_its_ending_and_the_command_that_builds_it() {
         run.stderr
     );
 }
+
+/// A folder of this test run that holds no tables.
+fn empty_dir(name: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir.to_str().expect("utf-8 path").to_owned()
+}
+
+#[test]
+fn the_engines_endings_are_solved_in_memory_without_a_table_file() {
+    let empty = empty_dir("cli-tb-empty");
+    // Hand-checked: Qb8 mates at once.
+    let run = tabla(&[
+        "tb",
+        "probe",
+        "--dir",
+        &empty,
+        "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("dtm      +1 "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("best     Qb8# (b1b8)"),
+        "{}",
+        run.stdout
+    );
+    // Solved in memory, KRvK counts what its table file (built from KPvK above) counts.
+    let solved = tabla(&["tb", "stats", "--dir", &empty, "KRvK"]);
+    let from_file = tabla(&["tb", "stats", "--dir", dir(), "KRvK"]);
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert_eq!(solved.stdout, from_file.stdout);
+    // The batch solves an ending when a line needs it; other endings still need their file.
+    let input = common::scratch_file(
+        "tb-batch-in-memory.txt",
+        "k7/8/1K6/8/8/8/8/7R w - - 0 1\n8/8/8/8/8/2k5/4P3/3K4 w - - 0 1\n",
+    );
+    let batch = tabla(&[
+        "tb",
+        "probe",
+        "--dir",
+        &empty,
+        "--batch",
+        input.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    let lines: Vec<&str> = batch.stdout.lines().collect();
+    assert_eq!(lines[0], "k7/8/1K6/8/8/8/8/7R w - - 0 1;1;1");
+    assert!(
+        lines[1].contains(";error: no table for KPvK"),
+        "{}",
+        batch.stdout
+    );
+    let nothing_written = std::fs::read_dir(&empty).expect("folder").count();
+    assert_eq!(nothing_written, 0, "the solved endings are not written");
+}

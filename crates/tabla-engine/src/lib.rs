@@ -108,4 +108,4 @@ pub use score::{
     REPORTED_KNEE, REPORTED_PER_100, REPORTED_PER_100_BEYOND, Score, Value, reported_cp,
 };
 pub use search::Control;
-pub use tables::EndgameTables;
+pub use tables::{EndgameTables, SOLVED_IN_MEMORY};

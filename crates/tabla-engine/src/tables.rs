@@ -23,8 +23,10 @@ pub struct EndgameTables {
     max_men: u32,
 }
 
-/// The endings [`EndgameTables::standard`] solves.
-const STANDARD: [&str; 3] = ["KBNvK", "KQvK", "KRvK"];
+/// The endings [`EndgameTables::standard`] solves in memory (with the endings they lead to,
+/// KBvK and KNvK): the engine plays them exactly, and `tabla serve` and `tabla tb` answer them
+/// without a table file.
+pub const SOLVED_IN_MEMORY: [&str; 3] = ["KBNvK", "KQvK", "KRvK"];
 
 impl EndgameTables {
     /// The endings solved in `solved`.
@@ -46,7 +48,7 @@ impl EndgameTables {
     /// (about a quarter of a second).
     pub fn standard() -> EndgameTables {
         let mut solved = Solved::new();
-        for name in STANDARD {
+        for name in SOLVED_IN_MEMORY {
             if let Ok(men) = name.parse::<Men>() {
                 // Four men at most: solving cannot fail.
                 let _ = solved.solve(men);
