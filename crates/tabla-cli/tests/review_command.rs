@@ -85,8 +85,8 @@ fn tabla_engine_finds_the_blunder() {
     // Lines are wrapped where the evaluations' widths put the breaks: compare the words.
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("3... Nf6 $4 {"), "{text}");
-    assert!(text.contains("Checkmate is now unavoidable."), "{text}");
-    assert!(text.contains("[%eval #1]"), "{text}");
+    assert!(words.contains("Checkmate is now unavoidable."), "{text}");
+    assert!(words.contains("[%eval #1]"), "{text}");
     assert!(text.contains("[BlackAccuracy \""), "{text}");
 }
 
