@@ -28,7 +28,10 @@ from WHITE's point of view (centipawns, or moves to mate, negative when Black ma
 `"bound"` when there was only a bound), `best` the first move of that score's line in UCI, `nodes` those
 searched, `limit` the node budget; a line is flushed and synced as soon as its search ends, so
 a restart (even after kill -9) skips the positions done; one searching run at a time
-(reference.lock). Once all are done, `reference.pgn` holds the games with `[%eval]` comments
+(reference.lock). `save` keeps the searches in the repository,
+scripts/bench/data/review-reference.jsonl.gz (the same lines, in game order, gzip without a
+timestamp: Stockfish 15.1 of Debian 12, x86-64, through this script), which every step reads
+before reference.jsonl: a new machine resumes from them, or runs only the candidates. Once all are done, `reference.pgn` holds the games with `[%eval]` comments
 as lichess exports them (White's view, pawns with 2 decimals, `#N`), the start position's
 evaluation in a comment before the first move (tabla's `--from-evals` reads it there; without
 it the start position would count as 15 centipawns), and the reference marks are those of
@@ -50,11 +53,14 @@ Usage (all files in --dir, default /work/bench/review; every step resumable):
         > /work/bench/review/reference.log 2>&1 < /dev/null &  # hours; rerun to resume
     # (setsid: a session, so an autogroup, of its own, which the script sets to nice 19)
     python3 scripts/bench/review_bench.py reference --finish   # reference.pgn (automatic at the end)
+    python3 scripts/bench/review_bench.py save   # keep the searches in the repository (SAVED)
     python3 scripts/bench/review_bench.py candidate tabla-300k -- --nodes 300000 --engines 2
     python3 scripts/bench/review_bench.py candidate sf-100k -- --engine /usr/games/stockfish \\
         --engine-option Hash=64 --nodes 100000 --engines 2
     python3 scripts/bench/review_bench.py compare sf-100k tabla-300k
     python3 scripts/bench/review_bench.py compare --partial tabla-300k  # while the reference runs
+    python3 scripts/bench/review_bench.py candidate new-100k --first 50 -- --nodes 100000
+    python3 scripts/bench/review_bench.py compare --partial --first 50 new-100k  # a quick screen
 
 A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
 `--dir /tmp/rb reference --nodes 20000`, a candidate and `compare`.
@@ -62,6 +68,7 @@ A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
 
 import argparse
 import fcntl
+import gzip
 import hashlib
 import json
 import os
@@ -90,6 +97,9 @@ REFERENCE_REVIEW = "reference-review.jsonl"
 PARTIAL_PGN = "reference-partial.pgn"
 PARTIAL_REVIEW = "reference-partial-review.jsonl"
 REFERENCE_NODES = 1_500_000
+# The reference's searches kept in the repository (`save`), so that a new machine starts from
+# them instead of hours of Stockfish: read with reference.jsonl wherever it is.
+SAVED = ROOT / "scripts" / "bench" / "data" / "review-reference.jsonl.gz"
 MIN_PLIES = 10
 
 
@@ -202,10 +212,20 @@ def positions_to_search(games):
     return wanted
 
 
+def load_saved():
+    """The reference's searches kept in the repository (SAVED), by EPD; none when absent."""
+    if not SAVED.exists():
+        return {}
+    with gzip.open(SAVED, "rt", encoding="utf-8") as f:
+        entries = (json.loads(line) for line in f if line.strip())
+        return {e["epd"]: e for e in entries}
+
+
 def load_reference(path, repair=False):
-    """The done positions of reference.jsonl. A torn last line (kill -9 in the middle of a
-    write) is passed over, and with `repair` (the searching run, holding the lock) cut off."""
-    done = {}
+    """The done positions: those kept in the repository (SAVED), then those of reference.jsonl.
+    A torn last line of reference.jsonl (kill -9 in the middle of a write) is passed over, and
+    with `repair` (the searching run, holding the lock) cut off."""
+    done = load_saved()
     if not path.exists():
         return done
     data = path.read_bytes()
@@ -387,6 +407,23 @@ def cmd_reference(args, work):
     print(f"{work / REFERENCE_PGN} written; reference review {review}", flush=True)
 
 
+def cmd_save(args, work):
+    """Keeps the reference's searches of the games' positions in the repository (SAVED), in game
+    order, gzip-compressed without a timestamp, so the same searches give the same bytes."""
+    games = load_games(work)
+    done = load_reference(work / REFERENCE)
+    wanted = positions_to_search(games)
+    lines = [json.dumps(done[epd], separators=(",", ":")) + "\n" for epd in wanted if epd in done]
+    SAVED.parent.mkdir(parents=True, exist_ok=True)
+    tmp = SAVED.with_suffix(".tmp")
+    with open(tmp, "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0) as f:
+            f.write("".join(lines).encode("utf-8"))
+    os.replace(tmp, SAVED)
+    print(f"{SAVED}: {len(lines)} of {len(wanted)} positions, {SAVED.stat().st_size} bytes; "
+          f"{complete_prefix(games, done)} games complete from the first")
+
+
 def eval_comment(entry):
     if "mate" in entry and entry["mate"] is not None:
         return f"[%eval #{entry['mate']}]"
@@ -452,6 +489,12 @@ def cmd_candidate(args, work):
               f"{meta['summary']}")
         return
     extra = [a for a in args.tabla_args if a != "--"]
+    if args.first:
+        # A quick screen: the first N games only.
+        subset = work / f"games-first{args.first}.pgn"
+        text = "".join(pgn_text(g) + "\n\n" for g in load_games(work)[:args.first])
+        write_atomic(subset, text)
+        games = subset
     command = [TABLA, "review", "--json", str(games), *extra, "--out", str(out)]
     print("running:", " ".join(command), flush=True)
     start = time.monotonic()
@@ -460,7 +503,8 @@ def cmd_candidate(args, work):
     summary = (proc.stdout + proc.stderr).strip()
     if proc.returncode != 0:
         sys.exit(f"tabla review failed ({proc.returncode}) after {wall:.1f} s: {summary}")
-    meta = {"name": args.name, "args": extra, "command": command, "wall_seconds": round(wall, 1),
+    meta = {"name": args.name, "args": extra, "first": args.first, "command": command,
+            "wall_seconds": round(wall, 1),
             "summary": summary, "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
     write_atomic(meta_path, json.dumps(meta, indent=1) + "\n")
     print(f"{args.name}: {wall:.1f} s; {summary}")
@@ -555,6 +599,8 @@ def fmt(value, digits=2):
 
 def cmd_compare(args, work):
     reference, unmarked = reference_reviews(work, not args.no_best_rule, args.partial)
+    if args.first:
+        reference = reference[:args.first]
     rows = []
     for name in args.names:
         path = work / f"{name}.jsonl"
@@ -563,12 +609,18 @@ def cmd_compare(args, work):
         candidate = read_reviews(path)
         if args.partial:
             candidate = candidate[:len(reference)]
+        if args.first:
+            if len(candidate) < args.first or len(reference) < args.first:
+                sys.exit(f"--first {args.first}: {name} has {len(candidate)} games, the "
+                         f"reference {len(reference)}")
+            candidate = candidate[:args.first]
         if len(candidate) != len(reference):
             sys.exit(f"{name}: {len(candidate)} games, the reference {len(reference)}")
         meta_path = work / f"{name}.meta.json"
         wall = json.loads(meta_path.read_text())["wall_seconds"] if meta_path.exists() else None
         rows.append((name, wall, compare_one(reference, candidate)))
     print(f"Reference: Stockfish, {REFERENCE}, {len(reference)} games"
+          + (f" (the first {args.first})" if args.first else "")
           + (" (the first ones, all their positions searched: --partial)" if args.partial else "")
           + "; "
           + (f"{unmarked} reference marks of the engine's own choice dropped"
@@ -618,6 +670,8 @@ def main():
     p.add_argument("tabla_args", nargs=argparse.REMAINDER,
                    help="after --: arguments of tabla review")
     p.add_argument("--force", action="store_true", help="run again")
+    p.add_argument("--first", type=int, default=None,
+                   help="review only the first N games (a quick screen; compare --first N)")
 
     p = sub.add_parser("compare", help="the metrics of candidates against the reference")
     p.add_argument("names", nargs="+")
@@ -626,6 +680,10 @@ def main():
     p.add_argument("--partial", action="store_true",
                    help="while the reference runs: the games, from the first, whose positions "
                         f"are all searched ({PARTIAL_PGN})")
+    p.add_argument("--first", type=int, default=None,
+                   help="only the first N games (of candidates made with --first N, say)")
+
+    sub.add_parser("save", help=f"keep the reference's searches in the repository: {SAVED}")
 
     args = parser.parse_args()
     if args.tabla:
@@ -634,7 +692,7 @@ def main():
     work = Path(args.dir)
     work.mkdir(parents=True, exist_ok=True)
     {"games": cmd_games, "reference": cmd_reference, "candidate": cmd_candidate,
-     "compare": cmd_compare}[args.command](args, work)
+     "compare": cmd_compare, "save": cmd_save}[args.command](args, work)
 
 
 if __name__ == "__main__":
