@@ -100,8 +100,8 @@ struct ServeArgs {
     /// The endgame tables of up to five men (built by `tabla tb build`) that the endgame
     /// explorer and `/api/tb` answer from; read at start, and again when a missing table has been
     /// built since. A missing or empty directory is fine: the explorer then says how to build
-    /// each table (KBNvK, KBvK and KNvK are solved in memory at start and answered without a
-    /// file). Default: `tabla tb`'s directory ($TABLA_ENDGAME_DIR/tb, else
+    /// each table (KBNvK, KQvK and KRvK, with KBvK and KNvK, are solved in memory at start and
+    /// answered without a file). Default: `tabla tb`'s directory ($TABLA_ENDGAME_DIR/tb, else
     /// $XDG_DATA_HOME/tabla/tb, else ~/.local/share/tabla/tb, else `tb`).
     #[arg(long, value_name = "DIR")]
     tb_dir: Option<PathBuf>,

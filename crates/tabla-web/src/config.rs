@@ -22,7 +22,8 @@ pub struct ServeConfig {
     pub body_limit: usize,
     /// The directory of the endgame tables of up to five men (made by `tabla tb build`) behind
     /// `GET /api/tb`; `None` for `tabla tb`'s default. A missing or empty directory holds no
-    /// tables (KBNvK is still answered: the server solves it in memory at start).
+    /// tables (KBNvK, KQvK and KRvK are still answered: the server solves them in memory at
+    /// start).
     pub tb_dir: Option<PathBuf>,
     /// The PGN the browser shows before the user loads one.
     pub sample_pgn: String,

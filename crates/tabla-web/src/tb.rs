@@ -36,7 +36,8 @@ pub fn describe_tb(pos: &Position, men: Men, probe: Probe) -> TbJson {
 /// `GET /api/tb?fen=F`: 400 for a FEN that is not a legal position; 422 for a position the
 /// tables do not hold (more than five men, castling rights), and 422 with `missing` (the ending
 /// as built) and `command` (how to build it) when its table is not in the server's directory.
-/// KBNvK is answered without a file: the server solves it in memory at start.
+/// KBNvK, KQvK and KRvK (and KBvK, KNvK) are answered without a file: the server solves them in
+/// memory at start.
 pub async fn tb(State(state): State<AppState>, params: Params) -> Result<Json<TbJson>, ApiError> {
     let pos = fen_param(&params)?;
     answered(state, pos).await.map(Json)
