@@ -59,8 +59,18 @@ Usage (all files in --dir, default /work/bench/review; every step resumable):
         --engine-option Hash=64 --nodes 100000 --engines 2
     python3 scripts/bench/review_bench.py compare sf-100k tabla-300k
     python3 scripts/bench/review_bench.py compare --partial tabla-300k  # while the reference runs
-    python3 scripts/bench/review_bench.py candidate new-100k --first 50 -- --nodes 100000
+    python3 scripts/bench/review_bench.py candidate --first 50 new-100k -- --nodes 100000
     python3 scripts/bench/review_bench.py compare --partial --first 50 new-100k  # a quick screen
+    python3 scripts/bench/review_bench.py searches s300k --nodes 300000   # every iteration kept
+    python3 scripts/bench/review_bench.py rejudge r-mean2 --searches s300k --score mean2
+    python3 scripts/bench/review_bench.py compare --partial r-mean2       # no engine run again
+
+`searches` runs `tabla uci` (its defaults, a fresh search a position, as `tabla review` searches
+in process) on every distinct position and keeps each iteration's report; `rejudge` makes a
+candidate from them, each evaluation the last exact report (`--score last`: the same
+evaluations, marks and accuracies as `tabla review --json` at that budget) or another choice,
+optionally on another reporting scale (`--scale PER_100,KNEE,BEYOND`), so that ways of reading
+the same searches are compared exactly and in seconds.
 
 A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
 `--dir /tmp/rb reference --nodes 20000`, a candidate and `compare`.
@@ -511,6 +521,158 @@ def cmd_candidate(args, work):
 
 
 # ---------------------------------------------------------------------------------------------
+# searches and rejudge: a candidate's searches kept whole, judged again under another choice
+
+
+def iteration_search(engine, fen, nodes):
+    """One fresh search, every iteration's report of the first line kept: [depth, "cp" | "mate",
+    score from White's view, "lower" | "upper" | None, the line's first move]."""
+    board = chess.Board(fen)
+    iterations = []
+    with engine.analysis(board, chess.engine.Limit(nodes=nodes), game=object()) as analysis:
+        for info in analysis:
+            if info.get("multipv", 1) != 1 or "score" not in info or "depth" not in info:
+                continue
+            score = info["score"].white()
+            bound = "lower" if info.get("lowerbound") else "upper" if info.get("upperbound") \
+                else None
+            first = (info.get("pv") or [None])[0]
+            iterations.append([info["depth"], "mate" if score.is_mate() else "cp",
+                               score.mate() if score.is_mate() else score.score(), bound,
+                               first.uci() if first else None])
+        best = analysis.wait()
+    return {"iterations": iterations, "bestmove": best.move.uci() if best.move else None}
+
+
+def cmd_searches(args, work):
+    """tabla's engine over UCI (`tabla uci`, its defaults, a fresh search a position) on every
+    distinct position of the (first N) games, every iteration kept in NAME.searches.jsonl
+    (resumable)."""
+    games = load_games(work)[:args.first]
+    path = work / f"{args.name}.searches.jsonl"
+    done = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip().endswith("}"):
+                entry = json.loads(line)
+                done[entry["epd"]] = entry
+    todo = [(epd, fen) for epd, fen in positions_to_search(games).items() if epd not in done]
+    print(f"{len(done)} positions searched, {len(todo)} to search at {args.nodes} nodes",
+          flush=True)
+    fens = queue.Queue()
+    for item in todo:
+        fens.put(item)
+    lock = threading.Lock()
+
+    def worker(out):
+        engine = chess.engine.SimpleEngine.popen_uci([TABLA, "uci"])
+        try:
+            while True:
+                try:
+                    epd, fen = fens.get_nowait()
+                except queue.Empty:
+                    return
+                entry = {"epd": epd, **iteration_search(engine, fen, args.nodes),
+                         "limit": args.nodes}
+                with lock:
+                    out.write(json.dumps(entry, separators=(",", ":")) + "\n")
+                    out.flush()
+        finally:
+            engine.quit()
+
+    with open(path, "a", encoding="utf-8") as out:
+        threads = [threading.Thread(target=worker, args=(out,)) for _ in range(args.workers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    print(f"{path}: done", flush=True)
+
+
+def chosen_score(entry, how, scale, report):
+    """The evaluation a review takes from one stored search: `last`, the last exact report (as
+    `tabla review` does), or `mean2`, the mean of the last two iterations' exact scores, in the
+    search's units (`scale` takes reported centipawns back to them, `report` reports them), when
+    both are centipawns; with the line's first move."""
+    reports = [it for it in entry["iterations"] if it[3] is None] or entry["iterations"]
+    by_depth = {}
+    for it in reports:
+        by_depth[it[0]] = it
+    depths = sorted(by_depth)
+    if not depths:
+        return None, entry.get("bestmove")
+    last = by_depth[depths[-1]]
+    best = last[4] or entry.get("bestmove")
+    if last[1] == "mate":
+        return {"mate": last[2]}, best
+    units = scale.units(last[2])
+    if how == "mean2" and len(depths) > 1 and by_depth[depths[-2]][1] == "cp":
+        units = (units + scale.units(by_depth[depths[-2]][2])) / 2
+    return {"cp": round(report.report(units))}, best
+
+
+def cmd_rejudge(args, work):
+    """A candidate made from stored searches: NAME.jsonl as `candidate` writes it, each
+    position's evaluation chosen by --score, reported on --scale, judged by `tabla review
+    --from-evals`, and a move that was the engine's own choice unmarked (as `tabla review`
+    does with an engine)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from score_scale import Scale, current_scale  # noqa: E402
+
+    searches = {}
+    for line in (work / f"{args.searches}.searches.jsonl").read_text("utf-8").splitlines():
+        if line.strip().endswith("}"):
+            entry = json.loads(line)
+            searches[entry["epd"]] = entry
+    scale = current_scale()
+    report = Scale(*map(int, args.scale.split(","))) if args.scale else scale
+    games = load_games(work)
+    texts, bests = [], []
+    for game in games:
+        out = clean_game(game)
+        node, board, chosen, complete = out, out.board(), {}, True
+        while True:
+            if board.is_checkmate():
+                node.comment = ""
+            elif board.is_stalemate():
+                node.comment = "[%eval 0.00]"
+            elif board.epd() in searches:
+                score, best = chosen_score(searches[board.epd()], args.score, scale, report)
+                node.comment = eval_comment(score) if score else ""
+                chosen[board.ply() + 1] = best
+            else:
+                complete = False
+                break
+            if not node.variations:
+                break
+            node = node.variation(0)
+            board = node.board()
+        if not complete:
+            break
+        texts.append(pgn_text(out) + "\n\n")
+        bests.append(chosen)
+    if not texts:
+        sys.exit("no game has all its positions searched")
+    write_atomic(work / f"{args.name}.pgn", "".join(texts))
+    run_from_evals(work, f"{args.name}.pgn", f"{args.name}.jsonl")
+    reviews = read_reviews(work / f"{args.name}.jsonl")
+    unmarked = 0
+    for review, chosen in zip(reviews, bests):
+        for m in review.get("moves") or []:
+            if m.get("judgement") and chosen.get(m["ply"]) == m["uci"]:
+                m["judgement"] = None
+                unmarked += 1
+    write_atomic(work / f"{args.name}.jsonl",
+                 "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in reviews))
+    meta = {"name": args.name, "searches": args.searches, "score": args.score,
+            "scale": str(report), "games": len(reviews),
+            "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
+    write_atomic(work / f"{args.name}.meta.json", json.dumps(meta, indent=1) + "\n")
+    print(f"{args.name}: {len(reviews)} games (those whose positions are all searched), "
+          f"{unmarked} marks of the engine's own choice dropped")
+
+
+# ---------------------------------------------------------------------------------------------
 # compare
 
 SEVERITY = {None: 0, "Inaccuracy": 1, "Mistake": 2, "Blunder": 3}
@@ -617,7 +779,7 @@ def cmd_compare(args, work):
         if len(candidate) != len(reference):
             sys.exit(f"{name}: {len(candidate)} games, the reference {len(reference)}")
         meta_path = work / f"{name}.meta.json"
-        wall = json.loads(meta_path.read_text())["wall_seconds"] if meta_path.exists() else None
+        wall = json.loads(meta_path.read_text()).get("wall_seconds") if meta_path.exists() else None
         rows.append((name, wall, compare_one(reference, candidate)))
     print(f"Reference: Stockfish, {REFERENCE}, {len(reference)} games"
           + (f" (the first {args.first})" if args.first else "")
@@ -685,6 +847,22 @@ def main():
 
     sub.add_parser("save", help=f"keep the reference's searches in the repository: {SAVED}")
 
+    p = sub.add_parser("searches", help="tabla uci's every iteration on the games' positions: "
+                                        "NAME.searches.jsonl")
+    p.add_argument("name")
+    p.add_argument("--nodes", type=int, default=300_000)
+    p.add_argument("--first", type=int, default=None, help="only the first N games")
+    p.add_argument("--workers", type=int, default=2)
+
+    p = sub.add_parser("rejudge", help="a candidate from stored searches: NAME.jsonl")
+    p.add_argument("name")
+    p.add_argument("--searches", required=True, help="the NAME of a `searches` run")
+    p.add_argument("--score", choices=["last", "mean2"], default="last",
+                   help="last: the last exact report (as tabla review); mean2: the mean of the "
+                        "last two iterations")
+    p.add_argument("--scale", default=None,
+                   help="PER_100,KNEE,BEYOND to report on instead of score.rs's")
+
     args = parser.parse_args()
     if args.tabla:
         global TABLA
@@ -692,7 +870,8 @@ def main():
     work = Path(args.dir)
     work.mkdir(parents=True, exist_ok=True)
     {"games": cmd_games, "reference": cmd_reference, "candidate": cmd_candidate,
-     "compare": cmd_compare, "save": cmd_save}[args.command](args, work)
+     "compare": cmd_compare, "save": cmd_save, "searches": cmd_searches,
+     "rejudge": cmd_rejudge}[args.command](args, work)
 
 
 if __name__ == "__main__":
