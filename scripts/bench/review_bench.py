@@ -544,18 +544,24 @@ def iteration_search(engine, fen, nodes):
     return {"iterations": iterations, "bestmove": best.move.uci() if best.move else None}
 
 
-def cmd_searches(args, work):
-    """tabla's engine over UCI (`tabla uci`, its defaults, a fresh search a position) on every
-    distinct position of the (first N) games, every iteration kept in NAME.searches.jsonl
-    (resumable)."""
-    games = load_games(work)[:args.first]
-    path = work / f"{args.name}.searches.jsonl"
+def load_searches(path):
+    """The stored searches of a `searches` run, by EPD (a torn last line passed over)."""
     done = {}
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip().endswith("}"):
                 entry = json.loads(line)
                 done[entry["epd"]] = entry
+    return done
+
+
+def cmd_searches(args, work):
+    """tabla's engine over UCI (`tabla uci`, its defaults, a fresh search a position) on every
+    distinct position of the (first N) games, every iteration kept in NAME.searches.jsonl
+    (resumable)."""
+    games = load_games(work)[:args.first]
+    path = work / f"{args.name}.searches.jsonl"
+    done = load_searches(path)
     todo = [(epd, fen) for epd, fen in positions_to_search(games).items() if epd not in done]
     print(f"{len(done)} positions searched, {len(todo)} to search at {args.nodes} nodes",
           flush=True)
@@ -619,11 +625,9 @@ def cmd_rejudge(args, work):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from score_scale import Scale, current_scale  # noqa: E402
 
-    searches = {}
-    for line in (work / f"{args.searches}.searches.jsonl").read_text("utf-8").splitlines():
-        if line.strip().endswith("}"):
-            entry = json.loads(line)
-            searches[entry["epd"]] = entry
+    searches = load_searches(work / f"{args.searches}.searches.jsonl")
+    if not searches:
+        sys.exit(f"no searches in {work / f'{args.searches}.searches.jsonl'}: run `searches` first")
     scale = current_scale()
     report = Scale(*map(int, args.scale.split(","))) if args.scale else scale
     games = load_games(work)
