@@ -64,13 +64,23 @@ Usage (all files in --dir, default /work/bench/review; every step resumable):
     python3 scripts/bench/review_bench.py searches s300k --nodes 300000   # every iteration kept
     python3 scripts/bench/review_bench.py rejudge r-mean2 --searches s300k --score mean2
     python3 scripts/bench/review_bench.py compare --partial r-mean2       # no engine run again
+    python3 scripts/bench/review_bench.py compare --digits 3 --bootstrap 1000 tabla-300k r-mean2
 
 `searches` runs `tabla uci` (its defaults, a fresh search a position, as `tabla review` searches
 in process) on every distinct position and keeps each iteration's report; `rejudge` makes a
 candidate from them, each evaluation the last exact report (`--score last`: the same
 evaluations, marks and accuracies as `tabla review --json` at that budget) or another choice,
 optionally on another reporting scale (`--scale PER_100,KNEE,BEYOND`), so that ways of reading
-the same searches are compared exactly and in seconds.
+the same searches are compared exactly and in seconds. `searches --option Threads=2` sets a UCI
+option of every engine (there, helper threads: their searches are not repeatable); `rejudge
+--propagate step|chain [--margin CP]` first makes each position's evaluation at least as good for
+the side to move as the next position's (minimax along the game), a way of reading tried and not
+kept (docs/performance.md).
+
+`compare --bootstrap N` also draws the games again with replacement N times and prints each
+figure's 5th to 95th percentile, and those of each candidate's difference from the first named
+(the same draws for all): how far a figure moves with the games chosen. A difference whose
+interval holds zero is not a measured improvement.
 
 A quick trial in another directory: `--dir /tmp/rb games --count 3`, then
 `--dir /tmp/rb reference --nodes 20000`, a candidate and `compare`.
@@ -572,6 +582,8 @@ def cmd_searches(args, work):
 
     def worker(out):
         engine = chess.engine.SimpleEngine.popen_uci([TABLA, "uci"])
+        if args.option:
+            engine.configure(dict(o.split("=", 1) for o in args.option))
         try:
             while True:
                 try:
@@ -617,6 +629,43 @@ def chosen_score(entry, how, scale, report):
     return {"cp": round(report.report(units))}, best
 
 
+def order_key(comment):
+    """An `[%eval]` comment as one number on White's scale: mates beyond every centipawn score,
+    the shorter the stronger."""
+    text = comment[len("[%eval "):-1]
+    if text.startswith("#"):
+        n = int(text[1:])
+        return 1_000_000 - n if n > 0 else -1_000_000 - n
+    return round(float(text) * 100)
+
+
+def propagate(game, how, margin):
+    """Make each position's evaluation agree with the next one's, as minimax says it must: the
+    side to move is at least as well off as after the move it played. `chain` carries this from
+    the last position back to the first, `step` takes only the next position's own search; a
+    change only when it exceeds `margin` centipawns."""
+    nodes = [game] + list(game.mainline())
+    raw = [n.comment for n in nodes]
+    keys = [order_key(c) if c.startswith("[%eval") else None for c in raw]
+    values = list(keys)
+    for k in range(len(nodes) - 2, -1, -1):
+        nxt, comment = (values[k + 1], nodes[k + 1].comment) if how == "chain" \
+            else (keys[k + 1], raw[k + 1])
+        if values[k] is None or nxt is None:
+            continue
+        white = nodes[k].board().turn
+        better = nxt > values[k] + margin if white else nxt < values[k] - margin
+        if better:
+            values[k] = nxt
+            if comment.startswith("[%eval #"):
+                n = int(comment[len("[%eval #"):-1])
+                if (n > 0) == white:  # one more move of the mating side
+                    n += 1 if n > 0 else -1
+                comment = f"[%eval #{n}]"
+            nodes[k].comment = comment
+    return game
+
+
 def cmd_rejudge(args, work):
     """A candidate made from stored searches: NAME.jsonl as `candidate` writes it, each
     position's evaluation chosen by --score, reported on --scale, judged by `tabla review
@@ -653,6 +702,8 @@ def cmd_rejudge(args, work):
             board = node.board()
         if not complete:
             break
+        if args.propagate != "none":
+            propagate(out, args.propagate, args.margin)
         texts.append(pgn_text(out) + "\n\n")
         bests.append(chosen)
     if not texts:
@@ -759,6 +810,35 @@ def compare_one(reference, candidate):
     }
 
 
+def bootstrap(reference, candidates, rounds, seed=1):
+    """Games drawn again with replacement, `rounds` times, the same draw for every candidate:
+    each figure's 5th and 95th percentiles, and those of each candidate's difference from the
+    first. The spread of a figure over the games, not of the engine's search."""
+    import random
+    rng = random.Random(seed)
+    n = len(reference)
+    keys = ("false_alarms", "missed_blunders", "accuracy_mad")
+    samples = [{k: [] for k in keys} for _ in candidates]
+    diffs = [{k: [] for k in keys} for _ in candidates]
+    for _ in range(rounds):
+        pick = [rng.randrange(n) for _ in range(n)]
+        ref = [reference[i] for i in pick]
+        results = [compare_one(ref, [c[i] for i in pick]) for c in candidates]
+        for j, r in enumerate(results):
+            for k in keys:
+                if r[k] is not None and results[0][k] is not None:
+                    samples[j][k].append(r[k])
+                    diffs[j][k].append(r[k] - results[0][k])
+
+    def interval(values):
+        values = sorted(values)
+        if not values:
+            return None
+        return values[int(0.05 * (len(values) - 1))], values[int(0.95 * (len(values) - 1))]
+    return ([{k: interval(v) for k, v in s.items()} for s in samples],
+            [{k: interval(v) for k, v in d.items()} for d in diffs])
+
+
 def fmt(value, digits=2):
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -784,7 +864,7 @@ def cmd_compare(args, work):
             sys.exit(f"{name}: {len(candidate)} games, the reference {len(reference)}")
         meta_path = work / f"{name}.meta.json"
         wall = json.loads(meta_path.read_text()).get("wall_seconds") if meta_path.exists() else None
-        rows.append((name, wall, compare_one(reference, candidate)))
+        rows.append((name, wall, compare_one(reference, candidate), candidate))
     print(f"Reference: Stockfish, {REFERENCE}, {len(reference)} games"
           + (f" (the first {args.first})" if args.first else "")
           + (" (the first ones, all their positions searched: --partial)" if args.partial else "")
@@ -796,11 +876,30 @@ def cmd_compare(args, work):
           "missed blunders: ref B marked M/B (>= 0.9) | accuracy MAD (<= 2.0) | "
           "cand M+B | ref B | games |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, wall, r in rows:
+    for name, wall, r, _ in rows:
         games = f"{r['games']}" + (f" ({r['skipped']} skipped)" if r["skipped"] else "")
-        print(f"| {name} | {fmt(wall, 0)} | {fmt(r['false_alarms'])} | "
-              f"{fmt(r['missed_blunders'])} | {fmt(r['accuracy_mad'])} | {r['alarms']} | "
+        d = args.digits
+        print(f"| {name} | {fmt(wall, 0)} | {fmt(r['false_alarms'], d)} | "
+              f"{fmt(r['missed_blunders'], d)} | {fmt(r['accuracy_mad'], d)} | {r['alarms']} | "
               f"{r['ref_blunders']} | {games} |")
+    if args.bootstrap:
+        spans, diffs = bootstrap(reference, [c for _, _, _, c in rows], args.bootstrap)
+        d = args.digits
+
+        def span(pair):
+            return "-" if pair is None else f"{pair[0]:.{d}f} to {pair[1]:.{d}f}"
+        print()
+        print(f"90% of {args.bootstrap} redraws of the games (the same draws for every "
+              f"candidate); differences from {rows[0][0]}:")
+        print()
+        print("| candidate | false alarms | missed blunders | accuracy MAD |")
+        print("|---|---|---|---|")
+        for (name, _, _, _), sp, df in zip(rows, spans, diffs):
+            print(f"| {name} | {span(sp['false_alarms'])} | {span(sp['missed_blunders'])} | "
+                  f"{span(sp['accuracy_mad'])} |")
+            if name != rows[0][0]:
+                print(f"| {name} - {rows[0][0]} | {span(df['false_alarms'])} | "
+                      f"{span(df['missed_blunders'])} | {span(df['accuracy_mad'])} |")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -841,6 +940,9 @@ def main():
 
     p = sub.add_parser("compare", help="the metrics of candidates against the reference")
     p.add_argument("names", nargs="+")
+    p.add_argument("--digits", type=int, default=2, help="decimals of the figures (2)")
+    p.add_argument("--bootstrap", type=int, default=0, metavar="ROUNDS",
+                   help="also the 90%% spread of each figure over redraws of the games")
     p.add_argument("--no-best-rule", action="store_true",
                    help="keep reference marks on the reference engine's own choices")
     p.add_argument("--partial", action="store_true",
@@ -857,6 +959,8 @@ def main():
     p.add_argument("--nodes", type=int, default=300_000)
     p.add_argument("--first", type=int, default=None, help="only the first N games")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a UCI option of every engine (e.g. Threads=2), repeatable")
 
     p = sub.add_parser("rejudge", help="a candidate from stored searches: NAME.jsonl")
     p.add_argument("name")
@@ -864,6 +968,9 @@ def main():
     p.add_argument("--score", choices=["last", "mean2"], default="last",
                    help="last: the last exact report (as tabla review); mean2: the mean of the "
                         "last two iterations")
+    p.add_argument("--propagate", choices=["none", "step", "chain"], default="none",
+                   help="make each evaluation agree with the next position's (minimax)")
+    p.add_argument("--margin", type=int, default=0, help="only when it differs by more (cp)")
     p.add_argument("--scale", default=None,
                    help="PER_100,KNEE,BEYOND to report on instead of score.rs's")
 
