@@ -73,9 +73,9 @@ evaluations, marks and accuracies as `tabla review --json` at that budget) or an
 optionally on another reporting scale (`--scale PER_100,KNEE,BEYOND`), so that ways of reading
 the same searches are compared exactly and in seconds. `searches --option Threads=2` sets a UCI
 option of every engine (there, helper threads: their searches are not repeatable); `rejudge
---propagate step|chain [--margin CP]` first makes each position's evaluation at least as good for
-the side to move as the next position's (minimax along the game), a way of reading tried and not
-kept (docs/performance.md).
+--propagate step|chain|mates [--margin CP]` first makes each position's evaluation at least as
+good for the side to move as the next position's (minimax along the game; `mates`: only a forced
+mate carried back), a way of reading tried and not kept (docs/performance.md).
 
 `compare --bootstrap N` also draws the games again with replacement N times and prints each
 figure's 5th to 95th percentile, and those of each candidate's difference from the first named
@@ -642,19 +642,21 @@ def order_key(comment):
 def propagate(game, how, margin):
     """Make each position's evaluation agree with the next one's, as minimax says it must: the
     side to move is at least as well off as after the move it played. `chain` carries this from
-    the last position back to the first, `step` takes only the next position's own search; a
-    change only when it exceeds `margin` centipawns."""
+    the last position back to the first, `mates` the same for forced mates only, `step` takes
+    only the next position's own search; a change only when it exceeds `margin` centipawns."""
     nodes = [game] + list(game.mainline())
     raw = [n.comment for n in nodes]
     keys = [order_key(c) if c.startswith("[%eval") else None for c in raw]
     values = list(keys)
     for k in range(len(nodes) - 2, -1, -1):
-        nxt, comment = (values[k + 1], nodes[k + 1].comment) if how == "chain" \
+        nxt, comment = (values[k + 1], nodes[k + 1].comment) if how in ("chain", "mates") \
             else (keys[k + 1], raw[k + 1])
         if values[k] is None or nxt is None:
             continue
         white = nodes[k].board().turn
         better = nxt > values[k] + margin if white else nxt < values[k] - margin
+        if how == "mates" and not comment.startswith("[%eval #"):
+            better = False
         if better:
             values[k] = nxt
             if comment.startswith("[%eval #"):
@@ -968,7 +970,7 @@ def main():
     p.add_argument("--score", choices=["last", "mean2"], default="last",
                    help="last: the last exact report (as tabla review); mean2: the mean of the "
                         "last two iterations")
-    p.add_argument("--propagate", choices=["none", "step", "chain"], default="none",
+    p.add_argument("--propagate", choices=["none", "step", "chain", "mates"], default="none",
                    help="make each evaluation agree with the next position's (minimax)")
     p.add_argument("--margin", type=int, default=0, help="only when it differs by more (cp)")
     p.add_argument("--scale", default=None,
