@@ -93,6 +93,7 @@ import hashlib
 import json
 import os
 import queue
+import random
 import subprocess
 import sys
 import threading
@@ -816,7 +817,6 @@ def bootstrap(reference, candidates, rounds, seed=1):
     """Games drawn again with replacement, `rounds` times, the same draw for every candidate:
     each figure's 5th and 95th percentiles, and those of each candidate's difference from the
     first. The spread of a figure over the games, not of the engine's search."""
-    import random
     rng = random.Random(seed)
     n = len(reference)
     keys = ("false_alarms", "missed_blunders", "accuracy_mad")
@@ -878,15 +878,14 @@ def cmd_compare(args, work):
           "missed blunders: ref B marked M/B (>= 0.9) | accuracy MAD (<= 2.0) | "
           "cand M+B | ref B | games |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    d = args.digits
     for name, wall, r, _ in rows:
         games = f"{r['games']}" + (f" ({r['skipped']} skipped)" if r["skipped"] else "")
-        d = args.digits
         print(f"| {name} | {fmt(wall, 0)} | {fmt(r['false_alarms'], d)} | "
               f"{fmt(r['missed_blunders'], d)} | {fmt(r['accuracy_mad'], d)} | {r['alarms']} | "
               f"{r['ref_blunders']} | {games} |")
     if args.bootstrap:
         spans, diffs = bootstrap(reference, [c for _, _, _, c in rows], args.bootstrap)
-        d = args.digits
 
         def span(pair):
             return "-" if pair is None else f"{pair[0]:.{d}f} to {pair[1]:.{d}f}"
