@@ -13,6 +13,11 @@ matched by (game index, ply):
 - the mean absolute difference of the per-side accuracies, over games and sides (goal <= 2.0;
   Stockfish at 100k nodes: 1.39).
 
+Two figures beside the goals, over moves rather than games, so far less noisy (for screening):
+`win% MAD`, the mean absolute difference of the win% after each move (White's view), and
+`loss MAD`, that of the win% each move loses for its mover (at least 0: what a move's accuracy
+is computed from), both over the moves where both sides give a win%.
+
 The games: 200 real lichess games of ../shared/data/pgn/lichess_db_1000k.pgn (from the
 repository's root), none of testdata/review/lichess-evals.pgn (compared by the Site tag), each
 of 10 plies or more; chosen deterministically (the games ordered by the SHA-256 of their Site
@@ -65,6 +70,9 @@ Usage (all files in --dir, default /work/bench/review; every step resumable):
     python3 scripts/bench/review_bench.py rejudge r-mean2 --searches s300k --score mean2
     python3 scripts/bench/review_bench.py compare --partial r-mean2       # no engine run again
     python3 scripts/bench/review_bench.py compare --digits 3 --bootstrap 1000 tabla-300k r-mean2
+    # an engine change screened on all 200 games in about 5 minutes (BUILD: its tabla binary)
+    python3 scripts/bench/review_bench.py --tabla BUILD searches new-50k --nodes 50000
+    python3 scripts/bench/review_bench.py rejudge new-50k-r --searches new-50k
 
 `searches` runs `tabla uci` (its defaults, a fresh search a position, as `tabla review` searches
 in process) on every distinct position and keeps each iteration's report; `rejudge` makes a
@@ -91,6 +99,7 @@ import fcntl
 import gzip
 import hashlib
 import json
+import math
 import os
 import queue
 import random
@@ -605,6 +614,10 @@ def cmd_searches(args, work):
             t.start()
         for t in threads:
             t.join()
+    missing = len(todo) - (len(load_searches(path)) - len(done))
+    if missing:
+        sys.exit(f"{path}: {missing} positions not searched (an engine failed, see above); "
+                 "run the same command again to search them")
     print(f"{path}: done", flush=True)
 
 
@@ -782,17 +795,23 @@ def reference_reviews(work, best_rule, partial=False):
 
 def compare_one(reference, candidate):
     confirmed = alarms = caught = ref_blunders = 0
-    diffs, games, skipped = [], 0, 0
+    diffs, wins, losses, games, skipped = [], [], [], 0, 0
     for ref, cand in zip(reference, candidate):
         if ref.get("error") or cand.get("error"):
             skipped += 1
             continue
         games += 1
         ref_moves = {m["ply"]: m for m in ref["moves"]}
+        ref_losses = move_losses(ref["moves"])
+        for ply, loss in move_losses(cand["moves"]).items():
+            if ply in ref_losses:
+                losses.append(abs(loss - ref_losses[ply]))
         for m in cand["moves"]:
             r = ref_moves.get(m["ply"])
             if r is None or r["uci"] != m["uci"]:
                 sys.exit(f"moves do not match at ply {m['ply']}: {r} / {m}")
+            if m.get("win") is not None and r.get("win") is not None:
+                wins.append(abs(m["win"] - r["win"]))
             cand_sev, ref_sev = SEVERITY[m.get("judgement")], SEVERITY[r.get("judgement")]
             if cand_sev >= 2:
                 alarms += 1
@@ -810,7 +829,26 @@ def compare_one(reference, candidate):
         "missed_blunders": caught / ref_blunders if ref_blunders else None,
         "ref_blunders": ref_blunders,
         "accuracy_mad": sum(diffs) / len(diffs) if diffs else None, "sides": len(diffs),
+        "win_mad": sum(wins) / len(wins) if wins else None,
+        "loss_mad": sum(losses) / len(losses) if losses else None,
     }
+
+
+# lichess's win% of the start position, 15 centipawns (its `Eval.initial`), as `tabla review`.
+START_WIN = 50 + 50 * (2 / (1 + math.exp(-0.00368208 * 15)) - 1)
+
+
+def move_losses(moves):
+    """ply -> the win% the move loses for its mover (at least 0), where both the win% before and
+    after it are known; the position before the first move counts as 15 centipawns."""
+    out, before = {}, START_WIN
+    for m in moves:
+        after = m.get("win")
+        if after is not None and before is not None:
+            lost = before - after if m["ply"] % 2 == 1 else after - before
+            out[m["ply"]] = max(0.0, lost)
+        before = after
+    return out
 
 
 def bootstrap(reference, candidates, rounds, seed=1):
@@ -819,7 +857,7 @@ def bootstrap(reference, candidates, rounds, seed=1):
     first. The spread of a figure over the games, not of the engine's search."""
     rng = random.Random(seed)
     n = len(reference)
-    keys = ("false_alarms", "missed_blunders", "accuracy_mad")
+    keys = ("false_alarms", "missed_blunders", "accuracy_mad", "win_mad", "loss_mad")
     samples = [{k: [] for k in keys} for _ in candidates]
     diffs = [{k: [] for k in keys} for _ in candidates]
     for _ in range(rounds):
@@ -876,13 +914,15 @@ def cmd_compare(args, work):
     print()
     print("| candidate | wall s | false alarms: M+B the ref marks (>= 0.85) | "
           "missed blunders: ref B marked M/B (>= 0.9) | accuracy MAD (<= 2.0) | "
-          "cand M+B | ref B | games |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+          "win% MAD | loss MAD | cand M+B | ref B | games |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     d = args.digits
     for name, wall, r, _ in rows:
         games = f"{r['games']}" + (f" ({r['skipped']} skipped)" if r["skipped"] else "")
         print(f"| {name} | {fmt(wall, 0)} | {fmt(r['false_alarms'], d)} | "
-              f"{fmt(r['missed_blunders'], d)} | {fmt(r['accuracy_mad'], d)} | {r['alarms']} | "
+              f"{fmt(r['missed_blunders'], d)} | {fmt(r['accuracy_mad'], d)} | {fmt(r['win_mad'], d)} | "
+              f"{fmt(r['loss_mad'], d)} | "
+              f"{r['alarms']} | "
               f"{r['ref_blunders']} | {games} |")
     if args.bootstrap:
         spans, diffs = bootstrap(reference, [c for _, _, _, c in rows], args.bootstrap)
@@ -893,14 +933,16 @@ def cmd_compare(args, work):
         print(f"90% of {args.bootstrap} redraws of the games (the same draws for every "
               f"candidate); differences from {rows[0][0]}:")
         print()
-        print("| candidate | false alarms | missed blunders | accuracy MAD |")
-        print("|---|---|---|---|")
+        print("| candidate | false alarms | missed blunders | accuracy MAD | win% MAD | loss MAD |")
+        print("|---|---|---|---|---|---|")
         for (name, _, _, _), sp, df in zip(rows, spans, diffs):
             print(f"| {name} | {span(sp['false_alarms'])} | {span(sp['missed_blunders'])} | "
-                  f"{span(sp['accuracy_mad'])} |")
+                  f"{span(sp['accuracy_mad'])} | {span(sp['win_mad'])} | "
+                  f"{span(sp['loss_mad'])} |")
             if name != rows[0][0]:
                 print(f"| {name} - {rows[0][0]} | {span(df['false_alarms'])} | "
-                      f"{span(df['missed_blunders'])} | {span(df['accuracy_mad'])} |")
+                      f"{span(df['missed_blunders'])} | {span(df['accuracy_mad'])} | "
+                      f"{span(df['win_mad'])} | {span(df['loss_mad'])} |")
 
 
 # ---------------------------------------------------------------------------------------------

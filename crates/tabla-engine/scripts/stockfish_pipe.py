@@ -43,6 +43,8 @@ class Stockfish:
             if line.startswith("bestmove"):
                 return cp, mate, line.split()[1]
             words = line.split()
+            if "multipv" in words and words[words.index("multipv") + 1] != "1":
+                continue  # with a Skill Level below 20 Stockfish searches 4 lines
             if "score" in words:
                 i = words.index("score")
                 kind, value = words[i + 1], int(words[i + 2])
@@ -50,6 +52,29 @@ class Stockfish:
                     cp, mate = value, None
                 else:
                     cp, mate = None, value
+
+    def set_option(self, name, value):
+        """Sets a UCI option and waits until Stockfish has taken it."""
+        self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def static_eval(self, fen):
+        """Stockfish's static evaluation of `fen` (its `eval` command, no search) in centipawns
+        for the side to move, or None when it gives none (in check)."""
+        self.send(f"position fen {fen}")
+        self.send("eval")
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish ended")
+            if line.startswith("Final evaluation"):
+                try:
+                    pawns = float(line.split()[2])  # White's view, in pawns
+                except (IndexError, ValueError):
+                    return None  # "none (in check)"
+                cp = round(pawns * 100)
+                return cp if fen.split()[1] == "w" else -cp
 
     def score(self, fen, depth, nodes=None):
         """The score in centipawns for the side to move, mates as +-3000."""
