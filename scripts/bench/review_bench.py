@@ -920,9 +920,8 @@ def cmd_compare(args, work):
     for name, wall, r, _ in rows:
         games = f"{r['games']}" + (f" ({r['skipped']} skipped)" if r["skipped"] else "")
         print(f"| {name} | {fmt(wall, 0)} | {fmt(r['false_alarms'], d)} | "
-              f"{fmt(r['missed_blunders'], d)} | {fmt(r['accuracy_mad'], d)} | {fmt(r['win_mad'], d)} | "
-              f"{fmt(r['loss_mad'], d)} | "
-              f"{r['alarms']} | "
+              f"{fmt(r['missed_blunders'], d)} | {fmt(r['accuracy_mad'], d)} | "
+              f"{fmt(r['win_mad'], d)} | {fmt(r['loss_mad'], d)} | {r['alarms']} | "
               f"{r['ref_blunders']} | {games} |")
     if args.bootstrap:
         spans, diffs = bootstrap(reference, [c for _, _, _, c in rows], args.bootstrap)

@@ -4,16 +4,18 @@
 A development tool, not a test. Stockfish plays games against itself at a fixed `--depth` from
 positions of the master and lichess games of ../shared/data/pgn (a random game, cut at a random
 ply from 8 to 40), then `--random-plies` random moves, with a `--random` share of random moves
-later (so the set also holds unbalanced, odd positions). With `--skill LO-HI` each side of a game
-plays at a Stockfish Skill Level drawn from that range (its moves weakened as an amateur's are;
-the score kept is still that of its best line at `--depth`), so that the set holds the kind of
-positions amateur games reach. `--exclude PGN` leaves out the games whose Site tag that file
-holds (the review benchmark's games200.pgn, so that the network never sees them). Every position not in check whose best
-move is quiet (no capture, no promotion) is written with Stockfish's score from that search, in
-centipawns for the side to move, and the game's result for the side to move (1, 0.5 or 0; games
-are adjudicated once a side is 15 pawns ahead, or drawn after 300 plies).
+later (so the set also holds unbalanced, odd positions). With `--skill LO-HI` each side of a
+game plays at a Stockfish Skill Level drawn from that range (its moves weakened as an amateur's
+are; the score kept is still that of its best line at `--depth`), so that the set holds the kind
+of positions amateur games reach. `--exclude PGN` leaves out the games whose Site tag that file
+holds (the review benchmark's games200.pgn, so that the network never sees them). Every
+position not in check whose best move is quiet (no capture, no promotion) is written with
+Stockfish's score from that search, in centipawns for the side to move, and the game's result
+for the side to move (1, 0.5 or 0; games are adjudicated once a side is 15 pawns ahead, or
+drawn after 300 plies).
 
     crates/tabla-engine/scripts/nnue_data.py --out /tmp/nnue/data1.txt --seed 1 [--depth 5] [--minutes 25]
+        [--skill 3-12] [--exclude /work/bench/review/games200.pgn]
 
 Run one process per core with different seeds and outputs; the trainer reads them all. The files
 are large: keep them out of the repository. Lines read `FEN;score;result`.
