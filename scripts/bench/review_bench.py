@@ -99,7 +99,6 @@ import fcntl
 import gzip
 import hashlib
 import json
-import math
 import os
 import queue
 import random
@@ -112,6 +111,8 @@ from pathlib import Path
 import chess
 import chess.engine
 import chess.pgn
+
+from score_scale import Scale, current_scale, win_percent  # this script's directory
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT.parent / "shared" / "data" / "pgn" / "lichess_db_1000k.pgn"
@@ -687,9 +688,6 @@ def cmd_rejudge(args, work):
     position's evaluation chosen by --score, reported on --scale, judged by `tabla review
     --from-evals`, and a move that was the engine's own choice unmarked (as `tabla review`
     does with an engine)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from score_scale import Scale, current_scale  # noqa: E402
-
     searches = load_searches(work / f"{args.searches}.searches.jsonl")
     if not searches:
         sys.exit(f"no searches in {work / f'{args.searches}.searches.jsonl'}: run `searches` first")
@@ -835,7 +833,7 @@ def compare_one(reference, candidate):
 
 
 # lichess's win% of the start position, 15 centipawns (its `Eval.initial`), as `tabla review`.
-START_WIN = 50 + 50 * (2 / (1 + math.exp(-0.00368208 * 15)) - 1)
+START_WIN = win_percent(15)
 
 
 def move_losses(moves):
