@@ -2,8 +2,8 @@
 //!
 //! Reads positions labelled by `crates/tabla-engine/scripts/nnue_data.py` (`FEN;score;result`,
 //! Stockfish's score in centipawns for the side to move), holds out every 50th for validation, and
-//! fits the network of `src/nnue.rs` in floating point as a correction added to the hand-written
-//! evaluation, whose weight is fitted too. The loss is the squared difference between the expected
+//! fits the network of `src/nnue.rs` (both hidden layers) in floating point as a correction added
+//! to the hand-written evaluation, whose weight is fitted too. The loss is the squared difference between the expected
 //! scores `sigmoid(value / K)` of the output and of Stockfish's score (optionally mixed with the
 //! game's result by `--lambda`), minimised by Adam over shuffled mini-batches on two threads, the
 //! learning rate falling to a tenth over the last half of the epochs. The weights with the best
@@ -21,15 +21,18 @@
 //! so that the hand-written evaluation keeps a weight of one, and `--check` only reports a network
 //! file's loss on all of DATA (for instance positions of
 //! `crates/tabla-engine/scripts/tune_data.py`, turned to the side to move's view). The network in
-//! the tree came from the defaults on 2.25 million positions; see docs/performance.md for what the
-//! alternatives did.
+//! the tree came from the defaults on 8.2 million positions of `nnue_data.py` scored again by
+//! Stockfish's static evaluation (`nnue_relabel.py`); see docs/performance.md ("Evaluation
+//! network") for what the alternatives did.
 
 use std::fs;
 use std::io::Write;
 use std::process::ExitCode;
 
 use tabla::{Color, Position, Role};
-use tabla_engine::tuning::{ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, QA, QB, SCALE, feature};
+use tabla_engine::tuning::{
+    ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, L2, Q2, Q3, QA, QB, SCALE, V2_MAX, feature,
+};
 
 const H: usize = HIDDEN;
 
@@ -112,6 +115,9 @@ struct Params {
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: f32,
+    v2: Vec<f32>,
+    c2: Vec<f32>,
+    v3: Vec<f32>,
     /// The weight of the hand-written evaluation.
     alpha: f32,
 }
@@ -123,6 +129,9 @@ impl Params {
             b1: vec![0.0; H],
             w2: vec![0.0; 2 * H],
             b2: 0.0,
+            v2: vec![0.0; L2 * 2 * H],
+            c2: vec![0.0; L2],
+            v3: vec![0.0; L2],
             alpha: 0.0,
         }
     }
@@ -138,6 +147,8 @@ impl Params {
         let mut p = Params::zeros();
         p.w1.iter_mut().for_each(|w| *w = uniform() * 0.1);
         p.b1.iter_mut().for_each(|w| *w = 0.25 + uniform() * 0.1);
+        p.v2.iter_mut().for_each(|w| *w = uniform() * 0.1);
+        p.c2.iter_mut().for_each(|w| *w = 0.25 + uniform() * 0.1);
         // The output starts as the hand-written evaluation alone.
         p.alpha = 1.0;
         p
@@ -148,6 +159,9 @@ impl Params {
             .iter_mut()
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
+            .chain(self.v2.iter_mut())
+            .chain(self.c2.iter_mut())
+            .chain(self.v3.iter_mut())
             .chain(std::iter::once(&mut self.b2))
             .chain(std::iter::once(&mut self.alpha))
     }
@@ -157,6 +171,9 @@ impl Params {
             .iter()
             .chain(self.b1.iter())
             .chain(self.w2.iter())
+            .chain(self.v2.iter())
+            .chain(self.c2.iter())
+            .chain(self.v3.iter())
             .chain(std::iter::once(&self.b2))
             .chain(std::iter::once(&self.alpha))
     }
@@ -180,7 +197,25 @@ fn forward(p: &Params, s: &Sample, acc: &mut [[f32; H]; 2]) -> f32 {
             .map(|(a, w)| a.clamp(0.0, 1.0) * w)
             .sum::<f32>();
     }
-    out
+    let mut z = [0f32; L2];
+    second(p, acc, &mut z);
+    out + z
+        .iter()
+        .zip(&p.v3)
+        .map(|(z, w)| z.clamp(0.0, 1.0) * w)
+        .sum::<f32>()
+}
+
+/// The second hidden layer's inputs before clipping.
+fn second(p: &Params, acc: &[[f32; H]; 2], z: &mut [f32; L2]) {
+    for ((z, row), c) in z.iter_mut().zip(p.v2.chunks_exact(2 * H)).zip(&p.c2) {
+        *z = c + acc[0]
+            .iter()
+            .chain(acc[1].iter())
+            .zip(row)
+            .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+            .sum::<f32>();
+    }
 }
 
 /// Adds the gradient of `samples`' summed loss to `g`, returning the summed loss.
@@ -195,17 +230,55 @@ fn gradient(p: &Params, samples: &[&Sample], g: &mut Params) -> f64 {
         let d = 2.0 * err * y * (1.0 - y) * SCALE as f32 / k();
         g.b2 += d;
         g.alpha += d * s.classical / SCALE as f32;
+        let mut z = [0f32; L2];
+        second(p, &acc, &mut z);
+        let mut dz = [0f32; L2];
+        for (((dz, z), v3), (gv3, gc2)) in dz
+            .iter_mut()
+            .zip(&z)
+            .zip(&p.v3)
+            .zip(g.v3.iter_mut().zip(g.c2.iter_mut()))
+        {
+            *gv3 += d * z.clamp(0.0, 1.0);
+            *dz = if *z > 0.0 && *z < 1.0 { d * v3 } else { 0.0 };
+            *gc2 += *dz;
+        }
+        let mut da = [0f32; 2 * H];
+        for ((dz, row), grow) in dz
+            .iter()
+            .zip(p.v2.chunks_exact(2 * H))
+            .zip(g.v2.chunks_exact_mut(2 * H))
+        {
+            if *dz == 0.0 {
+                continue;
+            }
+            for (((a, w), gw), da) in acc[0]
+                .iter()
+                .chain(acc[1].iter())
+                .zip(row)
+                .zip(grow.iter_mut())
+                .zip(da.iter_mut())
+            {
+                *gw += dz * a.clamp(0.0, 1.0);
+                *da += dz * w;
+            }
+        }
         let mut dh = [[0f32; H]; 2];
-        for (((half, dh), w2), gw2) in acc
+        for (side, (((half, dh), w2), gw2)) in acc
             .iter()
             .zip(dh.iter_mut())
             .zip(p.w2.chunks_exact(H))
             .zip(g.w2.chunks_exact_mut(H))
+            .enumerate()
         {
             for i in 0..H {
                 let a = half[i];
                 gw2[i] += d * a.clamp(0.0, 1.0);
-                dh[i] = if a > 0.0 && a < 1.0 { d * w2[i] } else { 0.0 };
+                dh[i] = if a > 0.0 && a < 1.0 {
+                    d * w2[i] + da[side * H + i]
+                } else {
+                    0.0
+                };
             }
             g.b1.iter_mut().zip(dh.iter()).for_each(|(b, d)| *b += d);
         }
@@ -233,21 +306,21 @@ fn validation_loss(p: &Params, samples: &[Sample]) -> f64 {
 
 fn quantize(p: &Params) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(FILE_SIZE);
-    bytes.extend_from_slice(b"TNN2");
+    bytes.extend_from_slice(b"TNN3");
     bytes.extend_from_slice(&(H as u32).to_le_bytes());
-    let q = |x: f32, scale: i32| -> [u8; 2] {
-        ((x * scale as f32).round().clamp(-32767.0, 32767.0) as i16).to_le_bytes()
+    bytes.extend_from_slice(&(L2 as u32).to_le_bytes());
+    let mut q = |x: f32, scale: i32| {
+        let w = (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        bytes.extend_from_slice(&w.to_le_bytes());
     };
-    p.w1.iter()
-        .for_each(|&w| bytes.extend_from_slice(&q(w, QA)));
-    p.b1.iter()
-        .for_each(|&w| bytes.extend_from_slice(&q(w, QA)));
-    p.w2.iter()
-        .for_each(|&w| bytes.extend_from_slice(&q(w, QB)));
-    let b2 = (p.b2 * (QA * QB) as f32).round() as i32;
-    bytes.extend_from_slice(&b2.to_le_bytes());
-    let alpha = (p.alpha * ALPHA_ONE as f32).round() as i32;
-    bytes.extend_from_slice(&alpha.to_le_bytes());
+    p.w1.iter().chain(&p.b1).for_each(|&w| q(w, QA));
+    p.w2.iter().for_each(|&w| q(w, QB));
+    p.v2.iter().for_each(|&w| q(w, Q2));
+    p.v3.iter().for_each(|&w| q(w, Q3));
+    let mut int = |x: f32| bytes.extend_from_slice(&(x.round() as i32).to_le_bytes());
+    p.c2.iter().for_each(|&c| int(c * (QA * Q2) as f32));
+    int(p.b2 * (QA * QB) as f32);
+    int(p.alpha * ALPHA_ONE as f32);
     bytes
 }
 
@@ -283,21 +356,33 @@ fn report(p: &Params, samples: &[Sample]) {
     );
 }
 
-fn dequantize(bytes: &[u8]) -> Params {
-    let mut words = bytes[8..bytes.len() - 8]
+/// The weights of a network file in floating point, or why they cannot be read.
+fn dequantize(bytes: &[u8]) -> Result<Params, String> {
+    tabla_engine::tuning::Network::from_bytes(bytes).map_err(|e| e.to_string())?;
+    let ints_at = FILE_SIZE - 4 * (L2 + 2);
+    let mut words = bytes[12..ints_at]
         .chunks_exact(2)
         .map(|c| f32::from(i16::from_le_bytes([c[0], c[1]])));
     let mut p = Params::zeros();
-    for w in p.w1.iter_mut().chain(p.b1.iter_mut()) {
-        *w = words.next().unwrap_or(0.0) / QA as f32;
+    let mut read = |ws: &mut [f32], scale: i32| {
+        for w in ws {
+            *w = words.next().unwrap_or(0.0) / scale as f32;
+        }
+    };
+    read(&mut p.w1, QA);
+    read(&mut p.b1, QA);
+    read(&mut p.w2, QB);
+    read(&mut p.v2, Q2);
+    read(&mut p.v3, Q3);
+    let mut ints = bytes[ints_at..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32);
+    for c in p.c2.iter_mut() {
+        *c = ints.next().unwrap_or(0.0) / (QA * Q2) as f32;
     }
-    for w in p.w2.iter_mut() {
-        *w = words.next().unwrap_or(0.0) / QB as f32;
-    }
-    let t = &bytes[bytes.len() - 8..];
-    p.b2 = i32::from_le_bytes([t[0], t[1], t[2], t[3]]) as f32 / (QA * QB) as f32;
-    p.alpha = i32::from_le_bytes([t[4], t[5], t[6], t[7]]) as f32 / ALPHA_ONE as f32;
-    p
+    p.b2 = ints.next().unwrap_or(0.0) / (QA * QB) as f32;
+    p.alpha = ints.next().unwrap_or(0.0) / ALPHA_ONE as f32;
+    Ok(p)
 }
 
 fn main() -> ExitCode {
@@ -359,8 +444,16 @@ fn main() -> ExitCode {
             eprintln!("{path}: unreadable");
             return ExitCode::FAILURE;
         };
-        report(&dequantize(&bytes), &all);
-        return ExitCode::SUCCESS;
+        return match dequantize(&bytes) {
+            Ok(p) => {
+                report(&p, &all);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let (mut train, valid): (Vec<Sample>, Vec<Sample>) = {
         let mut train = Vec::new();
@@ -444,6 +537,9 @@ fn main() -> ExitCode {
             // Keep the integer weights in range: first-layer sums of 32 inputs fit in 16 bits.
             p.w1.iter_mut().for_each(|w| *w = w.clamp(-1.98, 1.98));
             p.w2.iter_mut().for_each(|w| *w = w.clamp(-127.0, 127.0));
+            let v2_max = V2_MAX as f32 / Q2 as f32;
+            p.v2.iter_mut().for_each(|w| *w = w.clamp(-v2_max, v2_max));
+            p.v3.iter_mut().for_each(|w| *w = w.clamp(-31.0, 31.0));
             if alone {
                 p.alpha = 0.0;
             }
@@ -461,12 +557,18 @@ fn main() -> ExitCode {
     let (best_loss, mut best) = best;
     if rescale && best.alpha > 0.0 {
         let f = 1.0 / best.alpha;
-        best.w2.iter_mut().for_each(|w| *w *= f);
+        best.w2.iter_mut().chain(&mut best.v3).for_each(|w| *w *= f);
         best.b2 *= f;
         best.alpha = 1.0;
     }
     let bytes = quantize(&best);
-    report(&dequantize(&bytes), &valid);
+    match dequantize(&bytes) {
+        Ok(p) => report(&p, &valid),
+        Err(e) => {
+            eprintln!("the rounded network does not read back: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     match fs::File::create(&out).and_then(|mut f| f.write_all(&bytes)) {
         Ok(()) => {
             eprintln!("wrote {out} (validation loss {best_loss:.6})");

@@ -30,11 +30,12 @@
 //! The evaluation network (`nnue.rs`, an NNUE: an efficiently updatable neural network) corrects
 //! it. Its integer weights are the file `src/net.nnue`, built into the binary and trained by
 //! `examples/nnue_train.rs` on positions Stockfish scored: 768 inputs (each side's pieces by kind
-//! and square) into 128 clipped units for each side's view, and one output. The static value is
+//! and square) into 128 clipped units for each side's view, then both a linear output and a second
+//! layer of 32 clipped units with its own output, summed. The static value is
 //! the hand-written evaluation times a fitted weight plus that output, except where the
 //! hand-written evaluation alone knows better (insufficient material, a bare king); the search
 //! then adds what its correction history learnt. The network's first layer is brought up to date
-//! by each move made on the search path, so a node pays only for the output layer. Because the
+//! by each move made on the search path, so a node pays only for the layers after it. Because the
 //! network was fitted to the hand-written evaluation in the tree, retuning one calls for training
 //! the other again; the [`tuning`] module holds what the two tools need.
 //!

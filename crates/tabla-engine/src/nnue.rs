@@ -1,13 +1,15 @@
 //! The evaluation network, a learned correction of the hand-written evaluation: 768 inputs (each
 //! side's pieces by kind and square, seen from one side) into [`HIDDEN`] clipped-linear units per
-//! side, whose two halves (the side to move's view first) feed one output in centipawns, added to
-//! the hand-written evaluation times a fitted weight.
+//! side, whose two halves (the side to move's view first) feed both one linear output and a second
+//! layer of [`L2`] clipped-linear units, whose own output is added to it. The sum, in centipawns,
+//! is added to the hand-written evaluation times a fitted weight.
 //!
 //! The first layer is kept as an [`Accumulator`] that a move updates by adding and subtracting the
-//! rows of the few inputs it changes, so a node's evaluation costs only the output layer. The
-//! weights are integers (the first layer scaled by [`QA`], the output by [`QB`]) in `net.nnue`,
+//! rows of the few inputs it changes, so a node's evaluation costs only the layers after it. The
+//! weights are integers (the first layer scaled by [`QA`], the linear output by [`QB`], the second
+//! layer by [`Q2`] and its output by [`Q3`]) in `net.nnue`,
 //! trained by `examples/nnue_train.rs` on positions Stockfish scored
-//! (`crates/tabla-engine/scripts/nnue_data.py`). The network was fitted to the hand-written
+//! (`crates/tabla-engine/scripts/nnue_data.py`, `nnue_relabel.py`). The network was fitted to the hand-written
 //! evaluation in the tree: retuning that evaluation (`examples/tune.rs`) calls for training the
 //! network again.
 
@@ -21,12 +23,21 @@ pub const HIDDEN: usize = 128;
 pub const INPUTS: usize = 768;
 /// The first layer's scale: a hidden unit is clipped to `0..=QA`.
 pub const QA: i32 = 255;
-/// The output layer's scale.
+/// The linear output's scale.
 pub const QB: i32 = 64;
+/// Units in the second hidden layer.
+pub const L2: usize = 32;
+/// The second layer's weight scale: its sums are in units of `QA * Q2`.
+pub const Q2: i32 = 1024;
+/// The scale of the second layer's output weights.
+pub const Q3: i32 = 1024;
+/// The largest second-layer weight a file may hold: 256 inputs of at most [`QA`] times it stay
+/// within an `i32`.
+pub const V2_MAX: i32 = 8192;
 /// The output, a logit of the expected score, times this is centipawns.
 pub const SCALE: i32 = 400;
 
-const MAGIC: &[u8; 4] = b"TNN2";
+const MAGIC: &[u8; 4] = b"TNN3";
 /// The weight of the hand-written evaluation that is one.
 pub const ALPHA_ONE: i32 = 1024;
 
@@ -46,8 +57,13 @@ pub fn feature(view: Color, color: Color, role: Role, sq: Square) -> usize {
 pub struct Network {
     w1: Box<[[i16; HIDDEN]; INPUTS]>,
     b1: [i16; HIDDEN],
-    /// The output weights of the side to move's half, then of the other side's.
-    w2: [[i16; HIDDEN]; 2],
+    /// The weights on the clipped first layer (the side to move's half, then the other side's):
+    /// the second layer's by unit, then the linear output's (`rows[L2]`).
+    rows: Box<[[i16; 2 * HIDDEN]; L2 + 1]>,
+    /// The second layer's biases, in units of `QA * Q2`.
+    c2: [i32; L2],
+    /// The second layer's output weights.
+    v3: [i16; L2],
     b2: i32,
     alpha: i32,
 }
@@ -55,8 +71,13 @@ pub struct Network {
 /// Why a network file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkError {
-    /// The file does not start with the format's tag and this build's hidden size.
+    /// The file does not start with the format's tag and this build's layer sizes.
     Header,
+    /// A second-layer weight is larger than [`V2_MAX`].
+    Range {
+        /// Its index among the second layer's weights.
+        index: usize,
+    },
     /// The file is shorter or longer than the weights.
     Size {
         /// The bytes expected.
@@ -69,7 +90,14 @@ pub enum NetworkError {
 impl std::fmt::Display for NetworkError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NetworkError::Header => write!(f, "not a tabla network of {HIDDEN} hidden units"),
+            NetworkError::Header => write!(
+                f,
+                "not a tabla network of {HIDDEN} and {L2} hidden units (tag {})",
+                String::from_utf8_lossy(MAGIC)
+            ),
+            NetworkError::Range { index } => {
+                write!(f, "second-layer weight {index} is beyond {V2_MAX} in size")
+            }
             NetworkError::Size { expected, found } => {
                 write!(f, "network file of {found} bytes, expected {expected}")
             }
@@ -79,17 +107,23 @@ impl std::fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
-/// The size of a network file: tag, hidden size, then little-endian `i16` weights (first layer by
-/// input, its biases, the two output halves), the `i32` output bias and the `i32` weight of the
-/// hand-written evaluation in 1024ths.
-pub const FILE_SIZE: usize = 8 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 8;
+/// The size of a network file: tag, the two hidden sizes as `u32`, then little-endian `i16`
+/// weights (first layer by input, its biases, the linear output's two halves, the second layer
+/// by unit, its output weights), then `i32`s: the second layer's biases, the linear output's bias
+/// and the weight of the hand-written evaluation in 1024ths.
+pub const FILE_SIZE: usize =
+    12 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + L2 * 2 * HIDDEN + L2) + 4 * (L2 + 2);
 
 impl Network {
     /// Reads a network file (see [`FILE_SIZE`] for the layout).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.len() < 8
-            || &bytes[..4] != MAGIC
-            || u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize != HIDDEN
+        let word = |at: usize| -> Option<u32> {
+            let b = bytes.get(at..at + 4)?;
+            Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        if bytes.get(..4) != Some(MAGIC.as_slice())
+            || word(4) != Some(HIDDEN as u32)
+            || word(8) != Some(L2 as u32)
         {
             return Err(NetworkError::Header);
         }
@@ -99,7 +133,8 @@ impl Network {
                 found: bytes.len(),
             });
         }
-        let mut words = bytes[8..FILE_SIZE - 8]
+        let ints_at = FILE_SIZE - 4 * (L2 + 2);
+        let mut words = bytes[12..ints_at]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut next = || words.next().unwrap_or(0);
@@ -109,17 +144,34 @@ impl Network {
         }
         let mut b1 = [0i16; HIDDEN];
         b1.iter_mut().for_each(|w| *w = next());
-        let mut w2 = [[0i16; HIDDEN]; 2];
-        for half in w2.iter_mut() {
-            half.iter_mut().for_each(|w| *w = next());
+        let mut rows = Box::new([[0i16; 2 * HIDDEN]; L2 + 1]);
+        rows[L2].iter_mut().for_each(|w| *w = next());
+        for row in rows[..L2].iter_mut() {
+            row.iter_mut().for_each(|w| *w = next());
         }
-        let t = &bytes[FILE_SIZE - 8..];
-        let b2 = i32::from_le_bytes([t[0], t[1], t[2], t[3]]);
-        let alpha = i32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+        let mut v3 = [0i16; L2];
+        v3.iter_mut().for_each(|w| *w = next());
+        if let Some(index) = rows[..L2]
+            .iter()
+            .flatten()
+            .position(|&w| i32::from(w).abs() > V2_MAX)
+        {
+            return Err(NetworkError::Range { index });
+        }
+        let mut ints = bytes[ints_at..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        let mut int = || ints.next().unwrap_or(0);
+        let mut c2 = [0i32; L2];
+        c2.iter_mut().for_each(|w| *w = int());
+        let b2 = int();
+        let alpha = int();
         Ok(Network {
             w1,
             b1,
-            w2,
+            rows,
+            c2,
+            v3,
             b2,
             alpha,
         })
@@ -153,19 +205,95 @@ impl Network {
     /// hand-written evaluation is `classical`.
     #[inline]
     pub fn output(&self, acc: &Accumulator, turn: Color, classical: i32) -> i32 {
-        let us = &acc.v[turn.index()];
-        let them = &acc.v[(!turn).index()];
-        let sum = dot(us, &self.w2[0]) + dot(them, &self.w2[1]) + self.b2;
-        sum * SCALE / (QA * QB) + classical * self.alpha / ALPHA_ONE
+        // The first layer clipped, the side to move's half first.
+        let mut h = [0i16; 2 * HIDDEN];
+        let (us, them) = h.split_at_mut(HIDDEN);
+        clip(&acc.v[turn.index()], us);
+        clip(&acc.v[(!turn).index()], them);
+        let mut z = [0i32; L2 + 1];
+        layer2(&h, &self.rows, &mut z);
+        let linear = z[L2].saturating_add(self.b2);
+        let second: i64 = z[..L2]
+            .iter()
+            .zip(&self.c2)
+            .zip(&self.v3)
+            .map(|((&z, &c), &v)| i64::from(z.saturating_add(c).clamp(0, QA * Q2)) * i64::from(v))
+            .sum();
+        // The linear sum is in units of QA * QB, the second layer's in units of QA * Q2 * Q3.
+        let logit = i64::from(linear) * i64::from(Q2 * Q3 / QB) + second;
+        (logit * i64::from(SCALE) / (i64::from(QA * Q2) * i64::from(Q3))) as i32
+            + classical * self.alpha / ALPHA_ONE
     }
 }
 
+/// The first layer's units clipped to `0..=QA`.
 #[inline]
-fn dot(h: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
-    h.iter()
-        .zip(w)
-        .map(|(&h, &w)| i32::from(h.clamp(0, QA as i16)) * i32::from(w))
-        .sum()
+fn clip(v: &[i16; HIDDEN], out: &mut [i16]) {
+    for (o, &v) in out.iter_mut().zip(v) {
+        *o = v.clamp(0, QA as i16);
+    }
+}
+
+/// The sums of the weights in `rows` times the clipped first layer `h`: the second layer's
+/// before their biases, in units of `QA * Q2` (no overflow: the inputs are at most [`QA`] and the
+/// weights at most [`V2_MAX`]), and the linear output's, in units of `QA * QB` (which wraps only
+/// for weights no trainer writes).
+#[inline]
+fn layer2(h: &[i16; 2 * HIDDEN], rows: &[[i16; 2 * HIDDEN]; L2 + 1], z: &mut [i32; L2 + 1]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        unsafe { layer2_avx2(h, rows, z) };
+        return;
+    }
+    layer2_portable(h, rows, z);
+}
+
+fn layer2_portable(
+    h: &[i16; 2 * HIDDEN],
+    rows: &[[i16; 2 * HIDDEN]; L2 + 1],
+    z: &mut [i32; L2 + 1],
+) {
+    for (z, row) in z.iter_mut().zip(rows.iter()) {
+        *z = h
+            .iter()
+            .zip(row)
+            .map(|(&h, &w)| i32::from(h) * i32::from(w))
+            .fold(0, i32::wrapping_add);
+    }
+}
+
+/// [`layer2_portable`] with AVX2's multiply-adds, 16 pairs of weights and inputs at a time (what
+/// a compiler makes of the portable loops reloads and repacks the inputs for every unit).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn layer2_avx2(h: &[i16; 2 * HIDDEN], rows: &[[i16; 2 * HIDDEN]; L2 + 1], z: &mut [i32; L2 + 1]) {
+    use std::arch::x86_64::{
+        __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32, _mm256_add_epi32,
+        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+        _mm256_setzero_si256,
+    };
+    const LANES: usize = 16;
+    for (z, row) in z.iter_mut().zip(rows.iter()) {
+        let mut sum = _mm256_setzero_si256();
+        for (h, w) in h.chunks_exact(LANES).zip(row.chunks_exact(LANES)) {
+            // SAFETY: each chunk holds 16 `i16`s, the 32 bytes an unaligned load reads.
+            let (h, w) = unsafe {
+                (
+                    _mm256_loadu_si256(h.as_ptr().cast::<__m256i>()),
+                    _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
+                )
+            };
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(h, w));
+        }
+        let s = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        *z = _mm_cvtsi128_si32(s);
+    }
 }
 
 /// The hidden layer before clipping, from White's view and from Black's.
@@ -295,11 +423,89 @@ mod tests {
         ));
         let mut short = Vec::from(*MAGIC);
         short.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        short.extend_from_slice(&(L2 as u32).to_le_bytes());
         short.extend_from_slice(&[0; 10]);
         assert!(matches!(
             Network::from_bytes(&short),
-            Err(NetworkError::Size { found: 18, .. })
+            Err(NetworkError::Size { found: 22, .. })
         ));
+        // A network of the older one-layer format is refused by its tag.
+        let mut old = Vec::from(*b"TNN2");
+        old.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        old.resize(8 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 8, 0);
+        assert!(matches!(
+            Network::from_bytes(&old),
+            Err(NetworkError::Header)
+        ));
+        // A second-layer weight too large for the sums' 32 bits.
+        let mut large = include_bytes!("net.nnue").to_vec();
+        let v2_at = 12 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN);
+        let index = 70;
+        large[v2_at + 2 * index..v2_at + 2 * index + 2]
+            .copy_from_slice(&(V2_MAX as i16 + 1).to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&large).err(),
+            Some(NetworkError::Range { index })
+        );
+    }
+
+    #[test]
+    fn vector_sums_agree_with_portable_ones() {
+        // The processor's vector path (AVX2 where there is one) against the plain loops, on
+        // inputs from all-zero to all-QA and a pattern between.
+        let net = Network::embedded();
+        for pattern in [0, 1, 2] {
+            let h: [i16; 2 * HIDDEN] = std::array::from_fn(|i| match pattern {
+                0 => 0,
+                1 => QA as i16,
+                _ => ((i * 37) % (QA as usize + 1)) as i16,
+            });
+            let (mut fast, mut plain) = ([0; L2 + 1], [0; L2 + 1]);
+            layer2(&h, &net.rows, &mut fast);
+            layer2_portable(&h, &net.rows, &mut plain);
+            assert_eq!(fast, plain, "pattern {pattern}");
+        }
+    }
+
+    #[test]
+    fn integers_agree_with_the_formula() {
+        // The network's definition in real numbers, computed from the same integer weights:
+        // the integer evaluation may differ from it only by the centipawns' truncation.
+        let net = Network::embedded();
+        let clipped = |v: i16| f64::from(v.clamp(0, QA as i16)) / f64::from(QA);
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9",
+            "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1",
+            "6k1/5ppp/8/8/8/8/q4PPP/1R4K1 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).expect("test position");
+            let acc = net.refresh(&pos);
+            let turn = pos.turn();
+            let h: Vec<f64> = acc.v[turn.index()]
+                .iter()
+                .chain(&acc.v[(!turn).index()])
+                .map(|&v| clipped(v))
+                .collect();
+            let mut logit = f64::from(net.b2) / f64::from(QA * QB);
+            for (h, w) in h.iter().zip(&net.rows[L2]) {
+                logit += h * f64::from(*w) / f64::from(QB);
+            }
+            for j in 0..L2 {
+                let mut z = f64::from(net.c2[j]) / f64::from(QA * Q2);
+                for (h, w) in h.iter().zip(&net.rows[j]) {
+                    z += h * f64::from(*w) / f64::from(Q2);
+                }
+                logit += z.clamp(0.0, 1.0) * f64::from(net.v3[j]) / f64::from(Q3);
+            }
+            let real = logit * f64::from(SCALE);
+            let integer = net.output(&acc, turn, 0);
+            assert!(
+                (f64::from(integer) - real).abs() < 1.0,
+                "{fen}: integers {integer}, real numbers {real:.2}"
+            );
+        }
     }
 
     #[test]
