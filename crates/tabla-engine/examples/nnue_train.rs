@@ -31,7 +31,7 @@ use std::process::ExitCode;
 
 use tabla::{Color, Position, Role};
 use tabla_engine::tuning::{
-    ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, L2, Q2, Q3, QA, QB, SCALE, V2_MAX, feature,
+    ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, L2, Q2, Q3, QA, QB, SCALE, feature,
 };
 
 const H: usize = HIDDEN;
@@ -537,8 +537,8 @@ fn main() -> ExitCode {
             // Keep the integer weights in range: first-layer sums of 32 inputs fit in 16 bits.
             p.w1.iter_mut().for_each(|w| *w = w.clamp(-1.98, 1.98));
             p.w2.iter_mut().for_each(|w| *w = w.clamp(-127.0, 127.0));
-            let v2_max = V2_MAX as f32 / Q2 as f32;
-            p.v2.iter_mut().for_each(|w| *w = w.clamp(-v2_max, v2_max));
+            // The second layer's weights within what 16 bits hold at their scales (Q2, Q3).
+            p.v2.iter_mut().for_each(|w| *w = w.clamp(-31.0, 31.0));
             p.v3.iter_mut().for_each(|w| *w = w.clamp(-31.0, 31.0));
             if alone {
                 p.alpha = 0.0;

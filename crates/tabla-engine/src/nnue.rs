@@ -31,9 +31,6 @@ pub const L2: usize = 32;
 pub const Q2: i32 = 1024;
 /// The scale of the second layer's output weights.
 pub const Q3: i32 = 1024;
-/// The largest second-layer weight a file may hold: 256 inputs of at most [`QA`] times it stay
-/// within an `i32`.
-pub const V2_MAX: i32 = 8192;
 /// The output, a logit of the expected score, times this is centipawns.
 pub const SCALE: i32 = 400;
 
@@ -73,11 +70,6 @@ pub struct Network {
 pub enum NetworkError {
     /// The file does not start with the format's tag and this build's layer sizes.
     Header,
-    /// A second-layer weight is larger than [`V2_MAX`].
-    Range {
-        /// Its index among the second layer's weights.
-        index: usize,
-    },
     /// The file is shorter or longer than the weights.
     Size {
         /// The bytes expected.
@@ -95,9 +87,6 @@ impl std::fmt::Display for NetworkError {
                 "not a tabla network of {HIDDEN} and {L2} hidden units (tag {})",
                 String::from_utf8_lossy(MAGIC)
             ),
-            NetworkError::Range { index } => {
-                write!(f, "second-layer weight {index} is beyond {V2_MAX} in size")
-            }
             NetworkError::Size { expected, found } => {
                 write!(f, "network file of {found} bytes, expected {expected}")
             }
@@ -151,13 +140,6 @@ impl Network {
         }
         let mut v3 = [0i16; L2];
         v3.iter_mut().for_each(|w| *w = next());
-        if let Some(index) = rows[..L2]
-            .iter()
-            .flatten()
-            .position(|&w| i32::from(w).abs() > V2_MAX)
-        {
-            return Err(NetworkError::Range { index });
-        }
         let mut ints = bytes[ints_at..]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
@@ -235,9 +217,9 @@ fn clip(v: &[i16; HIDDEN], out: &mut [i16]) {
 }
 
 /// The sums of the weights in `rows` times the clipped first layer `h`: the second layer's
-/// before their biases, in units of `QA * Q2` (no overflow: the inputs are at most [`QA`] and the
-/// weights at most [`V2_MAX`]), and the linear output's, in units of `QA * QB` (which wraps only
-/// for weights no trainer writes).
+/// before their biases, in units of `QA * Q2`, and the linear output's, in units of `QA * QB`.
+/// None can overflow, whatever the file's weights: 256 inputs of at most [`QA`] times weights of
+/// at most 32,767 stay below 2^31.
 #[inline]
 fn layer2(h: &[i16; 2 * HIDDEN], rows: &[[i16; 2 * HIDDEN]; L2 + 1], z: &mut [i32; L2 + 1]) {
     #[cfg(target_arch = "x86_64")]
@@ -437,33 +419,34 @@ mod tests {
             Network::from_bytes(&old),
             Err(NetworkError::Header)
         ));
-        // A second-layer weight too large for the sums' 32 bits.
-        let mut large = include_bytes!("net.nnue").to_vec();
-        let v2_at = 12 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN);
-        let index = 70;
-        large[v2_at + 2 * index..v2_at + 2 * index + 2]
-            .copy_from_slice(&(V2_MAX as i16 + 1).to_le_bytes());
-        assert_eq!(
-            Network::from_bytes(&large).err(),
-            Some(NetworkError::Range { index })
-        );
     }
 
     #[test]
     fn vector_sums_agree_with_portable_ones() {
         // The processor's vector path (AVX2 where there is one) against the plain loops, on
-        // inputs from all-zero to all-QA and a pattern between.
+        // inputs from all-zero to all-QA and a pattern between, with the network's weights and
+        // with the largest weights of either sign (the sums' extremes, which must not wrap).
         let net = Network::embedded();
-        for pattern in [0, 1, 2] {
-            let h: [i16; 2 * HIDDEN] = std::array::from_fn(|i| match pattern {
-                0 => 0,
-                1 => QA as i16,
-                _ => ((i * 37) % (QA as usize + 1)) as i16,
-            });
-            let (mut fast, mut plain) = ([0; L2 + 1], [0; L2 + 1]);
-            layer2(&h, &net.rows, &mut fast);
-            layer2_portable(&h, &net.rows, &mut plain);
-            assert_eq!(fast, plain, "pattern {pattern}");
+        let extreme = Box::new(std::array::from_fn::<_, { L2 + 1 }, _>(|j| {
+            [if j % 2 == 0 { i16::MAX } else { -i16::MAX }; 2 * HIDDEN]
+        }));
+        for rows in [&net.rows, &extreme] {
+            for pattern in [0, 1, 2] {
+                let h: [i16; 2 * HIDDEN] = std::array::from_fn(|i| match pattern {
+                    0 => 0,
+                    1 => QA as i16,
+                    _ => ((i * 37) % (QA as usize + 1)) as i16,
+                });
+                let (mut fast, mut plain) = ([0; L2 + 1], [0; L2 + 1]);
+                layer2(&h, rows, &mut fast);
+                layer2_portable(&h, rows, &mut plain);
+                assert_eq!(fast, plain, "pattern {pattern}");
+                if pattern == 1 && std::ptr::eq(rows, &extreme) {
+                    // All inputs at QA: each sum is exactly 256 * QA * 32,767, of its row's sign.
+                    let full = 2 * HIDDEN as i32 * QA * i32::from(i16::MAX);
+                    assert_eq!((fast[0], fast[1]), (full, -full));
+                }
+            }
         }
     }
 

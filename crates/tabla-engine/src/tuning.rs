@@ -9,13 +9,13 @@
 //! positions from loud ones.
 //!
 //! For the network trainer: [`hand_written`] is the evaluation the network corrects; [`HIDDEN`],
-//! [`L2`], [`INPUTS`], [`feature`], [`QA`], [`QB`], [`Q2`], [`Q3`], [`V2_MAX`], [`SCALE`],
-//! [`ALPHA_ONE`] and [`FILE_SIZE`] are the network's shape, integer scales and file format, and
+//! [`L2`], [`INPUTS`], [`feature`], [`QA`], [`QB`], [`Q2`], [`Q3`], [`SCALE`], [`ALPHA_ONE`]
+//! and [`FILE_SIZE`] are the network's shape, integer scales and file format, and
 //! [`Network::from_bytes`] checks a file the trainer wrote.
 
 pub use crate::evaluate::{EvalTrace, hand_written, trace};
 pub use crate::nnue::{
-    ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, L2, Network, Q2, Q3, QA, QB, SCALE, V2_MAX, feature,
+    ALPHA_ONE, FILE_SIZE, HIDDEN, INPUTS, L2, Network, Q2, Q3, QA, QB, SCALE, feature,
 };
 pub use crate::params::{
     COUNT as WEIGHT_COUNT, Coefficients, KING_DANGER_COUNT, name as weight_name,
