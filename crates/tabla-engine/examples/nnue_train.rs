@@ -3,10 +3,11 @@
 //! Reads positions labelled by `crates/tabla-engine/scripts/nnue_data.py` (`FEN;score;result`,
 //! Stockfish's score in centipawns for the side to move), holds out every 50th for validation, and
 //! fits the network of `src/nnue.rs` (both hidden layers) in floating point as a correction added
-//! to the hand-written evaluation, whose weight is fitted too. The loss is the squared difference between the expected
-//! scores `sigmoid(value / K)` of the output and of Stockfish's score (optionally mixed with the
-//! game's result by `--lambda`), minimised by Adam over shuffled mini-batches on two threads, the
-//! learning rate falling to a tenth over the last half of the epochs. The weights with the best
+//! to the hand-written evaluation, whose weight is fitted too. The loss is the squared difference
+//! between the expected scores `sigmoid(value / K)` of the output and of Stockfish's score
+//! (optionally mixed with the game's result by `--lambda`), minimised by Adam over shuffled
+//! mini-batches on two threads, the learning rate falling to a tenth over the last half of the
+//! epochs. The weights with the best
 //! validation loss are rounded to integers and written out, and the rounded network's loss is
 //! reported next to the hand-written evaluation's.
 //!
@@ -108,7 +109,7 @@ fn read(path: &str, lambda: f32, out: &mut Vec<Sample>) -> Result<(), String> {
     Ok(())
 }
 
-/// The weights in floating point, laid out as in the file.
+/// The weights in floating point, by layer (`quantize` writes them in the file's order).
 #[derive(Clone)]
 struct Params {
     w1: Vec<f32>,
@@ -179,7 +180,7 @@ impl Params {
     }
 }
 
-/// The output logit of one sample, with the two hidden layers before clipping.
+/// The output logit of one sample, with the first layer's two halves before clipping.
 fn forward(p: &Params, s: &Sample, acc: &mut [[f32; H]; 2]) -> f32 {
     acc[0].copy_from_slice(&p.b1);
     acc[1].copy_from_slice(&p.b1);
