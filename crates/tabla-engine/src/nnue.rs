@@ -7,11 +7,10 @@
 //! The first layer is kept as an [`Accumulator`] that a move updates by adding and subtracting the
 //! rows of the few inputs it changes, so a node's evaluation costs only the layers after it. The
 //! weights are integers (the first layer scaled by [`QA`], the linear output by [`QB`], the second
-//! layer by [`Q2`] and its output by [`Q3`]) in `net.nnue`,
-//! trained by `examples/nnue_train.rs` on positions Stockfish scored
-//! (`crates/tabla-engine/scripts/nnue_data.py`, `nnue_relabel.py`). The network was fitted to the hand-written
-//! evaluation in the tree: retuning that evaluation (`examples/tune.rs`) calls for training the
-//! network again.
+//! layer by [`Q2`] and its output by [`Q3`]) in `net.nnue`, trained by `examples/nnue_train.rs` on
+//! positions Stockfish scored (`crates/tabla-engine/scripts/nnue_data.py`, `nnue_relabel.py`).
+//! The network was fitted to the hand-written evaluation in the tree: retuning that evaluation
+//! (`examples/tune.rs`) calls for training the network again.
 
 use std::sync::OnceLock;
 
