@@ -108,6 +108,33 @@ impl SearchResult {
         (self.nodes as u128 * 1_000_000 / micros) as u64
     }
 
+    /// The UCI `info` line of the whole search's counts, without score or line: what a search
+    /// stopped inside an iteration (by its node budget, its clock or `stop`) reports after the
+    /// last finished iteration's line, so that a client sees every node it searched.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tabla_engine::{Score, SearchResult};
+    /// let result = SearchResult {
+    ///     best: None, ponder: None, value: 0, score: Score::Cp(0), depth: 11, seldepth: 19,
+    ///     nodes: 50_012, time: Duration::from_millis(25), pv: Vec::new(),
+    /// };
+    /// assert_eq!(
+    ///     result.totals_line(),
+    ///     "info depth 11 seldepth 19 nodes 50012 nps 2000480 time 25"
+    /// );
+    /// ```
+    pub fn totals_line(&self) -> String {
+        format!(
+            "info depth {} seldepth {} nodes {} nps {} time {}",
+            self.depth,
+            self.seldepth,
+            self.nodes,
+            self.nps(),
+            self.time.as_millis()
+        )
+    }
+
     /// UCI's last line: `bestmove e2e4 ponder e7e5` (`bestmove 0000` with no legal move).
     pub fn bestmove_line(&self) -> String {
         match (self.best, self.ponder) {

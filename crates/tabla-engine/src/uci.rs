@@ -355,7 +355,9 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
             .name("tabla-search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn_scoped(self.scope, move || {
+                let mut reported = 0;
                 let mut on_info = |info: &crate::Info| {
+                    reported = info.nodes;
                     let mut o = lock(out);
                     let _ = writeln!(o, "{}", info.uci_line(multipv));
                     let _ = o.flush();
@@ -363,6 +365,10 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
                 let result = engine.search_here(&position, &limits, &thread_control, &mut on_info);
                 let mut o = lock(out);
                 thread_done.store(true, Ordering::SeqCst);
+                // A search stopped inside an iteration searched more than its last report says.
+                if result.nodes > reported {
+                    let _ = writeln!(o, "{}", result.totals_line());
+                }
                 let _ = writeln!(o, "{}", result.bestmove_line());
                 let _ = o.flush();
                 engine
