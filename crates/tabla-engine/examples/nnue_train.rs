@@ -22,7 +22,7 @@
 //! so that the hand-written evaluation keeps a weight of one, and `--check` only reports a network
 //! file's loss on all of DATA (for instance positions of
 //! `crates/tabla-engine/scripts/tune_data.py`, turned to the side to move's view). The network in
-//! the tree came from the defaults on 8.2 million positions of `nnue_data.py` scored again by
+//! the tree came from the defaults on 17.4 million positions of `nnue_data.py` scored again by
 //! Stockfish's static evaluation (`nnue_relabel.py`); see docs/performance.md ("Evaluation
 //! network") for what the alternatives did.
 

@@ -71,28 +71,28 @@ pub const fn from_table(v: Value, ply: usize) -> Value {
 /// after it. The three constants are those that bring tabla's evaluations at the review's
 /// default budget closest, in win%, to lichess's Stockfish evaluations of held-out games
 /// (`scripts/bench/score_scale.py` on testdata/review/lichess-evals.pgn, refitted for the
-/// two-layer network: 2,067 positions, mean absolute difference of win% 3.40 in search units,
-/// 2.31 on this line). Mates are reported as mates.
-pub const REPORTED_PER_100: i32 = 146;
+/// two-layer network on 17.4 million positions: 2,061 positions, mean absolute difference of
+/// win% 3.00 in search units, 2.09 on this line). Mates are reported as mates.
+pub const REPORTED_PER_100: i32 = 144;
 
-/// The knee of the reported scale, in the search's units (280 units are reported as 409
+/// The knee of the reported scale, in the search's units (255 units are reported as 367
 /// centipawns). See [`REPORTED_PER_100`].
-pub const REPORTED_KNEE: i32 = 280;
+pub const REPORTED_KNEE: i32 = 255;
 
 /// Reported centipawns for each 100 of the search's own units beyond [`REPORTED_KNEE`].
-pub const REPORTED_PER_100_BEYOND: i32 = 50;
+pub const REPORTED_PER_100_BEYOND: i32 = 64;
 
 /// A search value in reported centipawns ([`REPORTED_PER_100`]), rounded to the nearest, the
 /// same for both signs.
 ///
 /// ```
 /// use tabla_engine::reported_cp;
-/// assert_eq!(reported_cp(100), 146);
-/// assert_eq!(reported_cp(-37), -54);
+/// assert_eq!(reported_cp(100), 144);
+/// assert_eq!(reported_cp(-37), -53);
 /// assert_eq!(reported_cp(0), 0);
-/// // Beyond the knee (280 units, 408.8 centipawns) each unit counts 0.5.
-/// assert_eq!(reported_cp(380), 459);
-/// assert_eq!(reported_cp(-1280), -909);
+/// // Beyond the knee (255 units, 367.2 centipawns) each unit counts 0.64.
+/// assert_eq!(reported_cp(355), 431);
+/// assert_eq!(reported_cp(-1255), -1007);
 /// ```
 pub const fn reported_cp(v: Value) -> i32 {
     let size = (v as i64).abs();
@@ -123,8 +123,8 @@ impl Score {
     ///
     /// ```
     /// use tabla_engine::Score;
-    /// assert_eq!(Score::from_value(37), Score::Cp(54));
-    /// assert_eq!(Score::from_value(-37), Score::Cp(-54));
+    /// assert_eq!(Score::from_value(37), Score::Cp(53));
+    /// assert_eq!(Score::from_value(-37), Score::Cp(-53));
     /// assert_eq!(Score::from_value(31_999), Score::Mate(1));
     /// ```
     pub fn from_value(v: Value) -> Score {
