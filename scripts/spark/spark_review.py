@@ -65,7 +65,7 @@ An --engine that is not a path on the executor is looked up among the files ship
 --files (SparkFiles), as `stockfish` above. Paths are Hadoop URIs (`s3a://`, `hdfs://`,
 `file://`) or local paths.
 
-Options: --evals DIR, --out DIR, --nodes N (default 300000, as tabla review), --engine PATH,
+Options: --evals DIR, --out DIR, --nodes N (default 450000, as tabla review), --engine PATH,
 --engine-option NAME=VALUE (repeatable), --evaluator tabla|python-chess, --tasks N (evaluation
 tasks; default 4 per core), --master URL (default local[2] outside spark-submit), --sql-dir DIR,
 --overwrite (replace OUT's tables; the evals table is only ever appended to).
@@ -291,7 +291,7 @@ def main():
         "--engine-option", action="append", default=[], metavar="NAME=VALUE",
         help="an option of the UCI engine (repeatable)",
     )
-    parser.add_argument("--nodes", type=int, default=300_000, help="nodes per position")
+    parser.add_argument("--nodes", type=int, default=450_000, help="nodes per position")
     parser.add_argument("--tasks", type=int, help="evaluation tasks (default 4 per core)")
     parser.add_argument("--master", help="Spark master (default: spark-submit's, else local[2])")
     parser.add_argument("--sql-dir", default=str(SQL_DIR), help="where review.sql is (sql/)")

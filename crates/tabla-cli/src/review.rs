@@ -60,7 +60,7 @@ pub struct EngineArgs {
     /// Engines searching at once, one thread each (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     engines: Option<u32>,
-    /// Nodes searched in each position (default 300000).
+    /// Nodes searched in each position (default 450000).
     #[arg(long, value_name = "N", conflicts_with_all = ["depth", "movetime"], value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Plies searched in each position, instead of a node budget.

@@ -399,7 +399,7 @@ def test_bad_options_and_types_raise():
             tabla.Eval(**bad)
     assert issubclass(tabla.EngineError, tabla.TablaError)
     assert issubclass(tabla.TablaError, ValueError)
-    assert tabla.DEFAULT_NODES == 300_000
+    assert tabla.DEFAULT_NODES == 450_000
 
 
 def test_analyse_answers_each_position_in_order():

@@ -120,9 +120,9 @@ pub use review_error::ReviewError;
 pub use win::{win_percent, winning_chances};
 
 /// The node budget of a position when none is given, for every front end (`tabla review`,
-/// Python's `tabla.review`): about a fifth of a second of tabla's engine, so that an ordinary
-/// game is reviewed in about 7 s on two cores. Chosen from the review-quality curve against
-/// Stockfish at lichess's budget (docs/performance.md): from 100,000 to 300,000 nodes the marks
-/// come closer to Stockfish's (blunders caught 0.80 to 0.84, accuracy difference 2.92 to 2.53),
-/// and a budget past about 600,000 would take an ordinary game past 15 s.
-pub const DEFAULT_NODES: u64 = 300_000;
+/// Python's `tabla.review`): about a quarter of a second of tabla's engine, so that an ordinary
+/// game is reviewed in about 10 s on two cores. Chosen from the review-quality curve against
+/// Stockfish at lichess's budget (docs/performance.md): from 300,000 to 450,000 nodes the
+/// accuracies come closer to Stockfish's (accuracy difference 2.04 to 1.92, blunders caught
+/// 0.91 to 0.92), and a budget past about 600,000 would take an ordinary game past 15 s.
+pub const DEFAULT_NODES: u64 = 450_000;

@@ -43,7 +43,7 @@ pub struct ReviewAnswer {
     /// `"evals"`: from the game's `[%eval]` comments; `"engine"`: the engine's (searched now or
     /// taken from the cache); `None` without a review.
     pub source: Option<&'static str>,
-    /// The engine and its budget (`tabla 0.1.0+0024d908, nodes 300000`); `None` from evals.
+    /// The engine and its budget (`tabla 0.1.0+0024d908, nodes 450000`); `None` from evals.
     pub engine: Option<String>,
     /// The game's distinct positions (before each move, and the last).
     pub positions: u64,

@@ -13,7 +13,7 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabla_pgn::Reader;
-use tabla_review::{Rules, from_evals};
+use tabla_review::{DEFAULT_NODES, Rules, from_evals};
 use tabla_web::{AppState, GameReviews, router};
 use tower::ServiceExt;
 
@@ -182,7 +182,7 @@ async fn an_engine_review_streams_progress_then_is_answered_from_the_cache() {
     assert!(
         before["engine"]
             .as_str()
-            .is_some_and(|e| e.contains("nodes 300000")),
+            .is_some_and(|e| e.contains(&format!("nodes {DEFAULT_NODES}"))),
         "{before}"
     );
 

@@ -396,7 +396,7 @@ def review(
     ``engine``: ``None`` for tabla's engine in process, the path of a UCI engine (started for
     this call with ``engine_options`` and ``engines``, ended after it), or an ``Engine`` to reuse.
     The budget of each position: one of ``nodes``, ``depth`` (plies) or ``movetime``
-    (milliseconds); ``DEFAULT_NODES`` (300,000) nodes when none is given. ``engines``: how many
+    (milliseconds); ``DEFAULT_NODES`` (450,000) nodes when none is given. ``engines``: how many
     search at once (default: one per core). ``rules``: ``"lichess"`` (the site's marks) or
     ``"lichess-database"`` (those of lichess's open-database files). ``from_evals=True``: no
     engine, the games' own ``[%eval]`` comments are judged (as lichess exports analysed games).
