@@ -7,6 +7,7 @@ import { dbGameHref } from './db-query';
 import { explorerPanel } from './explorer';
 import { START_FEN } from './pgn-tree';
 import { livePanel } from './live-panel';
+import { choosePromotion, promotionChoices, promotionLetter } from './promotion';
 import type { PositionLineJson } from './types';
 import { api, copyText, h, message, q, setQuery, typingInField } from './util';
 
@@ -47,6 +48,8 @@ export function analysisPage(root: HTMLElement): void {
     (uci) => void move(uci),
     (g) => location.assign(dbGameHref(g.id, g.ply)),
   );
+  /** What the address asked for that is not there. */
+  const notice = h('div', { class: 'url-notice', id: 'url-notice' });
   const undoButton = h('button', { type: 'button', class: 'small', onclick: () => void undo() }, 'Take back');
 
   root.append(
@@ -57,11 +60,12 @@ export function analysisPage(root: HTMLElement): void {
         'div',
         { class: 'col-board' },
         h('h1', {}, 'Analysis'),
+        notice,
         h('div', { class: 'fen-bar' }, fenText, copyFen),
         h('div', { class: 'board-wrap' }, live.bar, boardEl),
         h(
           'div',
-          { class: 'row' },
+          { class: 'row board-tools' },
           undoButton,
           h('button', { type: 'button', class: 'small', onclick: () => cg.toggleOrientation() }, 'Flip'),
           h('button', { type: 'button', class: 'small', onclick: () => void setFen(START_FEN) }, 'Start position'),
@@ -93,22 +97,38 @@ export function analysisPage(root: HTMLElement): void {
     setQuery({ fen: p.fen });
   }
 
-  async function setFen(fen: string): Promise<void> {
+  /** Sets the position `fen`; when the server refuses it, its reason (shown; the board, the FEN
+   * shown and the address stay as they were), else null. */
+  async function setFen(fen: string): Promise<string | null> {
     try {
       const p = await api<PositionLineJson>(`/api/position?${q({ fen })}`);
       played.length = 0;
       startFen = p.fen;
       show(p);
+      return null;
     } catch (e) {
-      status.replaceChildren(message((e as Error).message, 'error'));
+      const why = (e as Error).message;
+      status.replaceChildren(message(why, 'error'));
+      return why;
     }
   }
 
   async function move(uci: string): Promise<void> {
     if (!position) return;
     const legal = position.legal_moves.map((m) => m.uci);
-    // Promotion: a queen (the board offers no choice yet).
-    const chosen = legal.includes(uci) ? uci : legal.find((m) => m === `${uci}q`) ?? uci;
+    let chosen = uci;
+    const promotions = legal.includes(uci) ? [] : promotionChoices(legal, uci);
+    if (promotions.length) {
+      // A pawn on the last rank: the piece it becomes is asked for (a queen is not assumed).
+      const from = position;
+      const role = await choosePromotion(boardEl, uci.slice(2, 4), from.turn, cg.state.orientation, promotions);
+      if (position !== from) return;
+      if (!role) {
+        show(from);
+        return;
+      }
+      chosen = uci + promotionLetter(role);
+    }
     try {
       // The server plays the whole line from the FEN set, and writes it in numbered SAN.
       const p = await api<PositionLineJson>(`/api/position?${q({ fen: startFen, moves: [...played, chosen].join(' ') })}`);
@@ -148,6 +168,13 @@ export function analysisPage(root: HTMLElement): void {
     if (e.key === 'ArrowLeft') void undo();
   });
 
+  // The address's FEN, else the Bh6 position; a FEN there the server refuses is said, and the
+  // Bh6 position shown.
   const start = new URLSearchParams(location.search).get('fen');
-  void setFen(start || BH6_POSITION);
+  void (async () => {
+    const why = start ? await setFen(start) : null;
+    if (start && why === null) return;
+    await setFen(BH6_POSITION);
+    if (why !== null) notice.replaceChildren(message(`The address asks for the FEN ${JSON.stringify(start)}, which cannot be set: ${why}. Showing the Bh6 position instead.`, 'error'));
+  })();
 }

@@ -19,9 +19,10 @@ import {
   preset,
   setupFen,
   setupHint,
+  unreadableFen,
 } from './endgame';
 import type { PlayedJson, TbJson } from './types';
-import { ApiError, api, copyText, h, q, setQuery } from './util';
+import { ApiError, api, copyText, h, message, q, setQuery } from './util';
 
 const EMPTY = '8/8/8/8/8/8/8/8 w - - 0 1';
 
@@ -82,10 +83,14 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
 
   const fenIn = h('input', { type: 'text', id: 'endgame-fen', 'aria-label': 'FEN', spellcheck: 'false', class: 'fen-input' });
   const fenForm = h('form', { class: 'row fen-form' }, h('label', { for: 'endgame-fen' }, 'FEN'), fenIn, h('button', { type: 'submit' }, 'Set'));
+  /** Why the FEN typed was not set (the server's words). */
+  const fenError = h('div', { class: 'fen-error', id: 'endgame-fen-error' });
   fenForm.addEventListener('submit', (e) => {
     e.preventDefault();
-    setFen(fenIn.value.trim());
+    void typedFen(fenIn.value.trim());
   });
+  /** What the address asked for that is not there. */
+  const notice = h('div', { class: 'url-notice', id: 'url-notice' });
   const copyFen = h('button', { type: 'button', class: 'small' }, 'Copy FEN');
   copyFen.addEventListener('click', () => copyText(setupFen(setup), copyFen));
 
@@ -129,6 +134,7 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
         'div',
         { class: 'col-board' },
         h('h1', {}, 'Endgame explorer'),
+        notice,
         h('div', { class: 'fen-bar' }, h('code', { class: 'fen', id: 'fen' }), copyFen),
         boardEl,
         tray,
@@ -145,8 +151,9 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
         ),
         side,
         fenForm,
+        fenError,
         verdict,
-        h('div', { class: 'row' }, bestButton, outButton),
+        h('div', { class: 'row endgame-play' }, bestButton, outButton),
         movesBox,
       ),
     ),
@@ -162,7 +169,28 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
 
   function setFen(fen: string): void {
     stop();
+    fenError.replaceChildren();
     show(fen);
+  }
+
+  /** The server's reason when it cannot read `fen` as a FEN, else null (an illegal position it
+   * reads is one the board can hold while men are placed). */
+  async function unreadable(fen: string): Promise<string | null> {
+    try {
+      await api(`/api/position?${q({ fen })}`);
+      return null;
+    } catch (e) {
+      const why = (e as Error).message;
+      return unreadableFen(why) ? why : null;
+    }
+  }
+
+  /** A FEN typed in the box: set when it reads; else the server's reason, and the board, the
+   * FEN shown and the address stay as they are. */
+  async function typedFen(fen: string): Promise<void> {
+    const why = await unreadable(fen);
+    if (why === null) setFen(fen);
+    else fenError.replaceChildren(message(why, 'error'));
   }
 
   /** Shows a FEN's position on the board and asks about it. */
@@ -353,6 +381,14 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
     }
   }
 
+  // The address's FEN, else the preset; a FEN there that does not read is said, and the preset shown.
   const fromUrl = new URLSearchParams(location.search).get('fen');
-  setFen(fromUrl || preset(start)?.fen || EMPTY);
+  const fallback = preset(start)?.fen || EMPTY;
+  if (!fromUrl) setFen(fallback);
+  else {
+    void unreadable(fromUrl).then((why) => {
+      setFen(why === null ? fromUrl : fallback);
+      if (why !== null) notice.replaceChildren(message(`The address asks for the FEN ${JSON.stringify(fromUrl)}, which cannot be read: ${why}. Showing ${start} instead.`, 'error'));
+    });
+  }
 }

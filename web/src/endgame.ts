@@ -13,6 +13,15 @@ export const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 export const movesText = (n: number): string => `${n} move${n === 1 ? '' : 's'}`;
 export const pliesText = (n: number | null): string => (n === null ? '' : ` (${n} ${n === 1 ? 'ply' : 'plies'})`);
 
+/**
+ * Whether the server's refusal of a FEN (the 400 text of `/api/position`) says it cannot read
+ * it, rather than that the position it reads is illegal: the explorer holds an illegal
+ * position while men are placed (no king yet), never a FEN that does not read.
+ */
+export function unreadableFen(refusal: string): boolean {
+  return !/^invalid FEN ".*": illegal position: /s.test(refusal);
+}
+
 /** A man of the tray. */
 export interface TrayMan {
   color: Color;

@@ -1,7 +1,9 @@
 // The live engine panel: start / stop, 1 to 5 lines, each in numbered SAN with its evaluation
 // (White's view) and depth, the engine's speed, and an evaluation bar for beside the board. The
 // lines stream from GET /api/analyse (Server-Sent Events); a new position closes the stream and
-// opens another, and closing the stream is what stops the search on the server.
+// opens another, and closing the stream is what stops the search on the server. Stop keeps the
+// last answer (lines, arrow, bar) until the board shows another position, as lichess does; the
+// bar's place beside the board is kept while it is hidden, so the board never resizes.
 
 import { type NumberedMove, formatBarEval, formatCount, formatNps, formatWhiteEval, numberMoves } from './live-format';
 import type { AnalyseJson, ApiErrorJson, EngineJson, LiveLineJson } from './types';
@@ -27,7 +29,7 @@ export interface LivePanelOptions {
 export interface LivePanel {
   /** The panel: controls, status and lines. */
   el: HTMLElement;
-  /** The evaluation bar, for beside the board (hidden while the engine is off). */
+  /** The evaluation bar, for beside the board (hidden, its place kept, while there is no answer). */
   bar: HTMLElement;
   /** The board shows another position (null: none that can be analysed). */
   setTarget(target: LiveTarget | null): void;
@@ -44,6 +46,8 @@ export function livePanel(options: LivePanelOptions): LivePanel {
   /** Counts streams, so that a late event of a closed one is dropped. */
   let ticket = 0;
   let maxLines = 5;
+  /** The position whose answer the panel shows (or is asked for). */
+  let shownFen: string | null = null;
 
   const toggle = h('button', { type: 'button', class: 'live-toggle', 'aria-pressed': 'false' }, 'Analyse');
   const count = h('select', { 'aria-label': 'Lines', class: 'live-multipv' });
@@ -98,11 +102,19 @@ export function livePanel(options: LivePanelOptions): LivePanel {
     open();
   }
 
+  /** Stops the search; its last answer stays (for the position still shown). */
   function stop(): void {
+    const searching = source !== null;
     running = false;
     toggle.textContent = 'Analyse';
     toggle.setAttribute('aria-pressed', 'false');
     close();
+    if (!lines.childElementCount) clear();
+    else if (searching) status.textContent = `${status.textContent} · stopped`;
+  }
+
+  /** Forgets the answer shown: the lines, the arrow, the bar. */
+  function clear(): void {
     bar.hidden = true;
     lines.replaceChildren();
     status.textContent = '';
@@ -132,6 +144,7 @@ export function livePanel(options: LivePanelOptions): LivePanel {
     const url = `/api/analyse?${q(params)}`;
     const mine = ++ticket;
     const fen = target.fen;
+    shownFen = fen;
     const stream = new EventSource(url);
     source = stream;
     let heard = false;
@@ -244,7 +257,9 @@ export function livePanel(options: LivePanelOptions): LivePanel {
     setTarget(next: LiveTarget | null): void {
       const same = next && target && next.fen === target.fen && JSON.stringify(next.from) === JSON.stringify(target.from);
       target = next;
-      if (running && !same) open();
+      if (same) return;
+      if (running) open();
+      else if (next?.fen !== shownFen) clear();
     },
     stop,
   };

@@ -2,7 +2,7 @@
 // event, date; damaged and warned games marked), a filter over them and the note saying how many
 // are shown. What it lists is derived in pgn-state.ts (filterGames, listCells, listNote).
 
-import { type PgnState, filterGames, listCells, listNote, plural } from './pgn-state';
+import { type PgnState, filterGames, isOpenRow, listCells, listNote, plural } from './pgn-state';
 import { h } from './util';
 
 export interface GameList {
@@ -14,6 +14,18 @@ export interface GameList {
   markSelected(state: PgnState): void;
   /** Empties the filter (before a new PGN is listed). */
   clearFilter(): void;
+}
+
+/** A game's warnings while reading: a warning sign and their number, named in full for
+ * the tooltip and for screen readers (not a `!`, which reads as a move's glyph). */
+function warningBadge(warnings: readonly string[]): HTMLElement {
+  const label = `${plural(warnings.length, 'warning')} while reading this game`;
+  return h(
+    'span',
+    { class: 'warn-badge', role: 'img', 'aria-label': label, title: `${label}:\n${warnings.join('\n')}` },
+    h('span', { class: 'warn-sign', 'aria-hidden': 'true' }, '\u26A0\uFE0E'),
+    String(warnings.length),
+  );
 }
 
 /**
@@ -45,8 +57,8 @@ export function gameList(current: () => PgnState, pick: (i: number) => void): Ga
       {
         tabindex: 0,
         'data-game': i,
-        class: [g.error ? 'damaged' : '', g.warnings.length ? 'warned' : '', i === state.gameIndex ? 'selected' : ''].join(' ').trim() || undefined,
-        'aria-selected': String(i === state.gameIndex),
+        class: [g.error ? 'damaged' : '', g.warnings.length ? 'warned' : '', isOpenRow(state, i) ? 'selected' : ''].join(' ').trim() || undefined,
+        'aria-selected': String(isOpenRow(state, i)),
         title: g.error ? `Damaged: ${g.error}` : g.warnings.length ? g.warnings.join('\n') : undefined,
       },
       ...listCells(g, i).map((c, k) =>
@@ -54,9 +66,7 @@ export function gameList(current: () => PgnState, pick: (i: number) => void): Ga
           'td',
           {},
           k === 0 && g.error ? `⚠ ${c}` : c,
-          k === 0 && g.warnings.length
-            ? h('span', { class: 'warn-badge', 'aria-label': plural(g.warnings.length, 'warning') }, ` ${g.warnings.length}!`)
-            : null,
+          k === 0 && g.warnings.length ? warningBadge(g.warnings) : null,
         ),
       ),
     );
@@ -78,7 +88,7 @@ export function gameList(current: () => PgnState, pick: (i: number) => void): Ga
 
   function markSelected(state: PgnState): void {
     for (const tr of body.querySelectorAll<HTMLElement>('tr')) {
-      const sel = tr.dataset.game === String(state.gameIndex);
+      const sel = isOpenRow(state, Number(tr.dataset.game));
       tr.classList.toggle('selected', sel);
       tr.setAttribute('aria-selected', String(sel));
     }

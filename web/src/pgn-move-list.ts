@@ -102,9 +102,14 @@ export function moveList(options: MoveListOptions): MoveList {
     list,
   );
 
+  /** The game drawn last: another one starts at the top of the list. */
+  let drawn: PgnState['game'] = null;
+
   function render(state: PgnState): void {
     renderNotation(state.long);
     if (!state.tree) return;
+    if (state.game !== drawn) list.scrollTop = 0;
+    drawn = state.game;
     const long = state.long;
     const cells = mainlineCells(state.tree, state.game).map((cell) => {
       switch (cell.kind) {

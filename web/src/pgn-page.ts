@@ -9,7 +9,9 @@
 // - pgn-loader.ts: the Load PGN box; pgn-requests.ts: the questions to the server;
 // - review-report.ts, live-panel.ts and explorer.ts: the review, the engine and (with a game
 //   database, `tabla serve --db`) the opening explorer, which follows the board; a game of the
-//   database opens here (`?db=ID&ply=N`).
+//   database opens here (`?db=ID&ply=N`) over the PGN loaded, as a new history entry (Back
+//   returns to the game before it; the PGN's games stay in the list).
+// What the address asks for and is not there (a game, a position) is said above the board.
 
 import { explorerPanel } from './explorer';
 import { gameHeader } from './pgn-game-header';
@@ -19,9 +21,11 @@ import { moveInfo } from './pgn-move-info';
 import { moveList } from './pgn-move-list';
 import { navigation } from './pgn-navigation';
 import { pgnBoard } from './pgn-board';
-import { fetchDbGame, fetchGame, fetchIndex, fetchPlayed, fetchSample, gameSource } from './pgn-requests';
+import { dbGameSource, fetchDbGame, fetchGame, fetchIndex, fetchPlayed, fetchSample, gameSource } from './pgn-requests';
 import {
+  type AddressQuery,
   type PgnState,
+  addressMisses,
   clampGame,
   downloadName,
   fromQuery,
@@ -29,9 +33,9 @@ import {
   initialState,
   loadSummary,
   loaded,
-  loadedDbGame,
   moveTo,
   opened,
+  openedDbGame,
   playedOff,
   selected,
   shownFen,
@@ -44,7 +48,7 @@ import { reviewPanel } from './review-report';
 import { forgetPgn, recallPgn, rememberPgn } from './store';
 import { livePanel } from './live-panel';
 import type { PgnGameWithText, PgnIndex } from './types';
-import { h, message, setQuery } from './util';
+import { h, message, pushQuery, setQuery } from './util';
 
 export function pgnPage(root: HTMLElement): void {
   let state: PgnState = initialState(localStorage.getItem('tabla.notation') === 'long');
@@ -53,6 +57,9 @@ export function pgnPage(root: HTMLElement): void {
   let opening = 0;
   /** Counts loads, likewise. */
   let loading = 0;
+  /** The PGN loaded: its name and what its load said, for when the list's game is back. */
+  let listName = '';
+  let listSummary = '';
 
   // ---- the panels
   const header = gameHeader();
@@ -88,9 +95,11 @@ export function pgnPage(root: HTMLElement): void {
   });
   const explorer = explorerPanel(
     (uci) => void playExplorerMove(uci),
-    (g) => void openDbGame(g.id, String(g.ply)),
+    (g) => void openDbGame(g.id, String(g.ply), true),
   );
   const games = gameList(current, (i) => void selectGame(i, null));
+  /** What the address asked for that is not there. */
+  const notice = h('div', { class: 'url-notice', id: 'url-notice' });
   const load = loader({
     load: (blob, name) => loadPgn(blob, name, true),
     loadSample: async () => {
@@ -107,6 +116,7 @@ export function pgnPage(root: HTMLElement): void {
         'div',
         { class: 'col-board' },
         header.title,
+        notice,
         header.banner,
         board.fenBar,
         h('div', { class: 'board-wrap' }, live.bar, board.el),
@@ -124,10 +134,11 @@ export function pgnPage(root: HTMLElement): void {
 
   /**
    * Loads a PGN: its index first (the list and the status line), then the game `first` (from 0)
-   * at the node `nodeId`. `remember` keeps the PGN for the next visit. `false` when nothing
-   * was loaded (an error, or no game), `true` when it was or a later load took over.
+   * at the node `nodeId` (only listed, not opened, when `open` is false). `remember` keeps the
+   * PGN for the next visit. `false` when nothing was loaded (an error, or no game), `true` when
+   * it was or a later load took over.
    */
-  async function loadPgn(blob: Blob, name: string, remember: boolean, first = 0, nodeId: string | null = null): Promise<boolean> {
+  async function loadPgn(blob: Blob, name: string, remember: boolean, first = 0, nodeId: string | null = null, open = true): Promise<boolean> {
     load.say(message(blob.size > 1_000_000 ? `Reading ${name} (${(blob.size / 1e6).toFixed(1)} MB)…` : 'Reading…'));
     const ticket = ++loading;
     let index: PgnIndex;
@@ -144,11 +155,12 @@ export function pgnPage(root: HTMLElement): void {
       return false;
     }
     state = loaded(state, blob, index, first);
-    const answer = fetchGame(state, state.gameIndex);
-    load.say(message(loadSummary(index), 'ok'));
+    listName = name;
+    listSummary = loadSummary(index);
+    load.say(message(listSummary, 'ok'));
     games.clearFilter();
     games.render(state);
-    await showGame(state.gameIndex, answer, nodeId);
+    if (open) await showGame(state.gameIndex, fetchGame(state, state.gameIndex), nodeId);
     if (remember) void rememberPgn(blob, name);
     return true;
   }
@@ -164,6 +176,8 @@ export function pgnPage(root: HTMLElement): void {
   async function showGame(i: number, answer: Promise<PgnGameWithText>, nodeId: string | null): Promise<void> {
     const ticket = ++opening;
     nav.pause();
+    notice.replaceChildren();
+    if (state.dbGame !== null && listSummary) load.say(message(listSummary, 'ok'));
     state = selected(state, i);
     games.markSelected(state);
     moves.setBusy(true);
@@ -178,8 +192,13 @@ export function pgnPage(root: HTMLElement): void {
     }
     if (ticket !== opening) return;
     state = opened(state, i, g, nodeId);
-    const { path, body } = gameSource(state, i);
-    report.open(g, { query: path.split('?')[1] ?? '', body, fileName: downloadName(g.tags).replace(/\.pgn$/, '-review.pgn') });
+    present(g, gameSource(state, i));
+  }
+
+  /** Draws the game just opened (`source`: where its review reads it). */
+  function present(g: PgnGameWithText, source: { path: string; body: Blob }): void {
+    report.open(g, { query: source.path.split('?')[1] ?? '', body: source.body, fileName: downloadName(g.tags).replace(/\.pgn$/, '-review.pgn') });
+    games.markSelected(state);
     header.render(state);
     moves.render(state);
     renderPosition();
@@ -187,27 +206,54 @@ export function pgnPage(root: HTMLElement): void {
   }
 
   /**
-   * Opens the game `id` of the game database at the node `nodeId` (a ply of its mainline): the
-   * only game of the list then. `false` when it could not be read (the message says why).
+   * Opens the game `id` of the game database at the node `nodeId` (a ply of its mainline) over
+   * the PGN loaded (its games stay in the list); `push` makes it a new history entry. The
+   * server's reason when it could not be read, else null (also when another game was asked
+   * for meanwhile).
    */
-  async function openDbGame(id: string, nodeId: string | null): Promise<boolean> {
-    const ticket = ++loading;
+  async function openDbGame(id: string, nodeId: string | null, push: boolean): Promise<string | null> {
+    const ticket = ++opening;
     nav.pause();
+    notice.replaceChildren();
+    moves.setBusy(true);
     load.say(message(`Reading game ${id} of the database…`));
     let g: PgnGameWithText;
     try {
       g = await fetchDbGame(id);
     } catch (e) {
-      if (ticket === loading) load.say(message(`Game ${id} of the database: ${(e as Error).message}`, 'error'));
-      return false;
+      const why = (e as Error).message;
+      if (ticket !== opening) return null;
+      moves.setBusy(false);
+      load.say(message(`Game ${id} of the database: ${why}`, 'error'));
+      return why;
     }
-    if (ticket !== loading) return true;
-    state = loadedDbGame(state, id, new Blob([g.pgn], { type: 'application/x-chess-pgn' }), g);
-    load.say(message(`Game ${id} of the database.`, 'ok'));
-    games.clearFilter();
-    games.render(state);
-    await showGame(0, Promise.resolve(g), nodeId);
-    return true;
+    if (ticket !== opening) return null;
+    state = openedDbGame(state, id, g, nodeId);
+    if (push) pushQuery(toQuery(state) ?? { db: id });
+    load.say(message(`Game ${id} of the database${listName ? ` (the games of ${listName} stay in the list)` : ''}.`, 'ok'));
+    present(g, dbGameSource(g));
+    return null;
+  }
+
+  /**
+   * Shows what the address asks for (at the start, and on Back and Forward) and says above the
+   * board what of it is not there. `shown`: the PGN's game asked for is shown already.
+   */
+  async function followAddress(query: AddressQuery, shown: boolean): Promise<void> {
+    const misses: string[] = [];
+    let asked = query;
+    if (query.db !== null) {
+      const why = await openDbGame(query.db, query.ply, false);
+      if (why !== null) {
+        await selectGame(query.first, null);
+        misses.push(`The address asks for game ${query.db} of the database, which cannot be shown: ${why}. Showing game ${state.gameIndex + 1} of ${listName} instead.`);
+        asked = { ...query, ply: null };
+      }
+    } else if (!shown) {
+      await selectGame(query.first, query.ply);
+    }
+    misses.push(...addressMisses(asked, state, listName));
+    notice.replaceChildren(...misses.map((m) => message(m, 'error')));
   }
 
   // ---- moving on the board
@@ -263,16 +309,20 @@ export function pgnPage(root: HTMLElement): void {
     if (query) setQuery(query);
   }
 
-  // ---- start: the stored PGN or the sample, then the game and ply from the URL.
+  // Back and Forward: the game and position of that entry.
+  window.addEventListener('popstate', () => void followAddress(fromQuery(location.search), false));
+
+  // ---- start: the stored PGN or the sample, then the game (or the database's) and ply from the URL.
   void (async () => {
-    const { first, db, ply } = fromQuery(location.search);
-    if (db !== null && (await openDbGame(db, ply))) return;
+    const query = fromQuery(location.search);
+    const open = query.db === null;
     const stored = await recallPgn();
     let ok = false;
     if (stored) {
-      ok = await loadPgn(stored.blob, stored.name, false, first, ply);
+      ok = await loadPgn(stored.blob, stored.name, false, query.first, query.ply, open);
       if (ok) void load.showInBox(stored.blob);
     }
-    if (!ok) await loadPgn(await fetchSample(), 'sample games', false, first, ply);
+    if (!ok) await loadPgn(await fetchSample(), 'sample games', false, query.first, query.ply, open);
+    await followAddress(query, open);
   })();
 }

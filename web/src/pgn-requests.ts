@@ -4,7 +4,7 @@
 // its byte range and read by the server (POST /api/pgn/game), which keeps nothing between
 // requests.
 
-import { type PgnState, gameRequest } from './pgn-state';
+import { type PgnState, dbEntry, gameRequest } from './pgn-state';
 import type { PgnGameWithText, PgnIndex, PlayedJson } from './types';
 import { api, q } from './util';
 
@@ -20,6 +20,12 @@ export function fetchIndex(blob: Blob): Promise<PgnIndex> {
 export function gameSource(state: PgnState, i: number): { path: string; body: Blob } {
   const { path, start, end } = gameRequest(state.entries[i]);
   return { path, body: (state.source as Blob).slice(start, end) };
+}
+
+/** Where a game of the game database is read again (for its review): its own text, alone. */
+export function dbGameSource(game: PgnGameWithText): { path: string; body: Blob } {
+  const body = new Blob([game.pgn], { type: PGN['Content-Type'] });
+  return { path: gameRequest(dbEntry(game, body.size)).path, body };
 }
 
 /** Game `i` of `state`'s index, read by the server from its bytes. */

@@ -27,7 +27,8 @@ export interface PgnState {
   readonly long: boolean;
   /** The engine's move for the position shown (UCI), drawn as an arrow; forgotten on a move. */
   readonly suggested: string | null;
-  /** The game database's id of the game loaded (then the only one), null for a PGN loaded. */
+  /** The game database's id of the game open (opened over the PGN loaded, whose games stay in
+   * the list), null when the open game is one of the PGN's. */
   readonly dbGame: string | null;
   /** Moves played from the explorer past `current` that the game does not have: the board
    * shows the last of them; null when it shows `current`. */
@@ -64,14 +65,20 @@ export function loaded(state: PgnState, source: Blob, index: PgnIndex, first: nu
 }
 
 /**
- * The game `id` of the game database loaded as the only game: `source` is its text (the
- * answer's `pgn`), so that it is selected and read again as any PGN's game; not open yet.
+ * The game `id` of the game database open at the node `nodeId` (the start when null or not in
+ * the game), over the PGN loaded: its games stay in the list, and the one selected there stays
+ * the one to go back to.
  */
-export function loadedDbGame(state: PgnState, id: string, source: Blob, game: PgnGameWithText): PgnState {
-  return { ...loaded(state, source, { games: [dbEntry(game, source.size)], errors: 0, warnings: 0, bytes: source.size }, 0), dbGame: id };
+export function openedDbGame(state: PgnState, id: string, game: PgnGameWithText, nodeId: string | null): PgnState {
+  return { ...opened(state, state.gameIndex, game, nodeId), dbGame: id };
 }
 
-/** The list entry of a game read alone (its whole text, `bytes` long). */
+/** Whether row `i` of the list is the game open (none is while a game of the database is). */
+export function isOpenRow(state: PgnState, i: number): boolean {
+  return state.dbGame === null && i === state.gameIndex;
+}
+
+/** The list entry of a game read alone (its whole text, `bytes` long): where its review reads it. */
 export function dbEntry(game: PgnGameWithText, bytes: number): PgnIndexGame {
   const tags: Record<string, string> = {};
   for (const name of ['Event', 'Site', 'Date', 'Round', 'White', 'Black']) {
@@ -89,7 +96,7 @@ export function selected(state: PgnState, i: number): PgnState {
 export function opened(state: PgnState, i: number, game: PgnGameWithText, nodeId: string | null): PgnState {
   const tree = buildTree(game);
   const current = (nodeId !== null && tree.byId.get(nodeId)) || tree.root;
-  return { ...state, gameIndex: i, game, tree, current, suggested: null, excursion: null };
+  return { ...state, gameIndex: i, game, tree, current, suggested: null, excursion: null, dbGame: null };
 }
 
 /** The position `node` of the game shown (the suggestion forgotten when it is another one, the
@@ -315,12 +322,41 @@ export function needsNumber(nodes: readonly MoveNode[], i: number): boolean {
 
 // ---- the URL
 
-/** The game (from 0), or the game database's game, and the position id a page address asks
- * for (`?game=2&ply=14v1.3`, `?db=8675309&ply=12`). */
-export function fromQuery(search: string): { first: number; db: string | null; ply: string | null } {
+/** What a page address asks for (`?game=2&ply=14v1.3`, `?db=8675309&ply=12`): the game of
+ * the PGN (`first`, from 0; `game` as written, null when absent), or the game database's game,
+ * and the position id. */
+export interface AddressQuery {
+  first: number;
+  game: string | null;
+  db: string | null;
+  ply: string | null;
+}
+
+export function fromQuery(search: string): AddressQuery {
   const params = new URLSearchParams(search);
-  const asked = Number(params.get('game'));
-  return { first: Number.isFinite(asked) && asked >= 1 ? asked - 1 : 0, db: params.get('db') || null, ply: params.get('ply') };
+  const game = params.get('game');
+  const asked = Number(game);
+  return { first: Number.isInteger(asked) && asked >= 1 ? asked - 1 : 0, game, db: params.get('db') || null, ply: params.get('ply') };
+}
+
+/**
+ * What the address asked for that is not there, once `state` shows what could be shown: a game
+ * beyond the PGN's (or not a number), a position the game open does not have. `name` is the
+ * PGN's in the messages. Empty when everything asked for is shown.
+ */
+export function addressMisses(query: AddressQuery, state: PgnState, name: string): string[] {
+  const misses: string[] = [];
+  if (query.db === null && query.game !== null && state.entries.length) {
+    const n = Number(query.game);
+    if (!Number.isInteger(n) || n < 1 || n > state.entries.length) {
+      misses.push(`There is no game ${JSON.stringify(query.game)} in ${name} (${plural(state.entries.length, 'game')}): showing game ${state.gameIndex + 1}.`);
+    }
+  }
+  if (query.ply !== null && state.current && state.current.id !== query.ply) {
+    const which = state.dbGame !== null ? `Game ${state.dbGame} of the database` : `Game ${state.gameIndex + 1}`;
+    misses.push(`${which} has no position ${JSON.stringify(query.ply)}: showing its start.`);
+  }
+  return misses;
 }
 
 /** The address's query for the position shown (null: none shown): the game's place in the

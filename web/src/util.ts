@@ -111,12 +111,21 @@ export function typingInField(e: KeyboardEvent): boolean {
 
 /** Sets the page's URL query without adding a history entry. */
 export function setQuery(params: Record<string, string | number | undefined>): void {
+  history.replaceState(null, '', withQuery(params));
+}
+
+/** Sets the page's URL query as a new history entry: Back returns to the one before. */
+export function pushQuery(params: Record<string, string | number | undefined>): void {
+  history.pushState(null, '', withQuery(params));
+}
+
+function withQuery(params: Record<string, string | number | undefined>): URL {
   const url = new URL(location.href);
   url.search = '';
   for (const [k, v] of Object.entries(params)) {
     if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
   }
-  history.replaceState(null, '', url);
+  return url;
 }
 
 /** A live region for messages read out by screen readers too. */

@@ -79,6 +79,13 @@ describe('Opening explorer', () => {
     const page = await newPage();
     await page.goto(`${base}/`);
     await page.locator('#moves[aria-busy="false"]').waitFor();
+    // A PGN of three games loaded: a game of the database opens over it, and Back returns to it.
+    await page.locator('#pgn-input').fill(
+      ['Loaded One', 'Loaded Two', 'Loaded Three'].map((w) => `[White "${w}"]\n[Black "X"]\n\n1. e4 e5 2. Nf3 *\n`).join('\n'),
+    );
+    await page.locator('#load-pgn').click();
+    await page.locator('.load-msg .msg-ok', { hasText: '3 games loaded.' }).waitFor();
+    await page.locator('#moves[aria-busy="false"]').waitFor();
     assert.equal(await fenShown(page), START);
 
     // The start position: the totals and the first move as /api/db/explore and
@@ -123,8 +130,10 @@ describe('Opening explorer', () => {
     assert.ok(top, 'a top game');
     const row = page.locator('#explorer-lists table').first().locator('tbody tr').first();
     assert.equal(await row.getAttribute('data-id'), top.id);
+    const before = page.url();
+    const entries = await page.evaluate(() => history.length);
     await row.click();
-    await page.locator('.load-msg .msg-ok', { hasText: `Game ${top.id} of the database.` }).waitFor();
+    await page.locator('.load-msg .msg-ok', { hasText: `Game ${top.id} of the database (the games of pasted text stay in the list).` }).waitFor();
     await page.locator('#moves[aria-busy="false"]').waitFor();
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('db'), top.id);
@@ -132,12 +141,40 @@ describe('Opening explorer', () => {
     assert.equal(board(await fenShown(page)), board(next.fen));
     assert.equal(await page.locator('#moves .mv.active').getAttribute('data-id'), String(top.ply));
     assert.match(await page.locator('.game-title').textContent(), new RegExp(`^${top.white} – ${top.black}`));
-    assert.equal(await page.locator('#games tbody tr').count(), 1);
+    // The PGN's games stay in the list, none marked open; the game is a new history entry.
+    const listed = page.locator('#games tbody tr');
+    assert.equal(await listed.count(), 3);
+    assert.equal(await page.locator('#games tbody tr[aria-selected="true"]').count(), 0);
+    assert.equal(await page.evaluate(() => history.length), entries + 1);
 
-    // A reload comes back to the game of the database and the position.
+    // A reload comes back to the game of the database and the position, the PGN's games listed.
     await page.reload();
     await page.locator('#moves .mv.active').waitFor();
     assert.equal(await page.locator('#moves .mv.active').getAttribute('data-id'), String(top.ply));
+    assert.match(await page.locator('.game-title').textContent(), new RegExp(`^${top.white} – ${top.black}`));
+    assert.equal(await listed.count(), 3);
+
+    // Back returns to the PGN's game and position, Forward to the database's again.
+    await page.goBack();
+    await page.waitForURL(before);
+    await page.locator('.game-title', { hasText: /^Loaded One/ }).waitFor();
+    const plyBefore = new URL(before).searchParams.get('ply');
+    await page.waitForFunction((ply) => (document.querySelector('#moves .mv.active')?.getAttribute('data-id') ?? '0') === ply, plyBefore);
+    assert.equal(await listed.count(), 3);
+    assert.equal(await listed.first().getAttribute('aria-selected'), 'true');
+    await page.goForward();
+    await page.locator('.game-title', { hasText: new RegExp(`^${top.white} – ${top.black}`) }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('db'), top.id);
+    assert.equal(await listed.count(), 3);
+
+    // A game the database does not have: said, with what is shown instead.
+    await page.goto(`${base}/?db=12345&ply=3`);
+    await page.locator('#url-notice .msg-error').waitFor();
+    assert.equal(
+      await page.locator('#url-notice').textContent(),
+      'The address asks for game 12345 of the database, which cannot be shown: no game with id "12345" in the database. Showing game 1 of pasted text instead.',
+    );
+    assert.match(await page.locator('.game-title').textContent(), /^Loaded One/);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

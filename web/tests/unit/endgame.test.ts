@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_MEN, PRESETS, TRAY, countMen, moveVerdict, moverDtm, parseSetup, preset, setupFen, setupHint } from '../../src/endgame';
+import { MAX_MEN, PRESETS, TRAY, countMen, moveVerdict, moverDtm, parseSetup, preset, setupFen, setupHint, unreadableFen } from '../../src/endgame';
 import type { ProbeMove } from '../../src/types';
 
 /** The men of a FEN's board, as chessground names them. */
@@ -32,6 +32,16 @@ describe('tray and presets', () => {
     assert.equal(preset('KRvKP')?.fen, '8/5k2/2PK4/5r2/8/8/8/8 w - - 0 1');
     assert.equal(preset('KPPvKP')?.fen, '8/8/8/8/1p2P3/4P3/1k6/3K4 w - - 0 1');
     assert.equal(preset('nothing'), undefined);
+  });
+});
+
+describe('FENs typed', () => {
+  test("the server's refusals: a FEN that does not read, or a position it reads that is illegal", () => {
+    // The server's own words (crates/tabla-web's /api/position for these FENs).
+    assert.equal(unreadableFen('invalid FEN "hello world": FEN has 2 fields, expected 4 to 6 (placement, side, castling, en passant[, halfmove clock[, fullmove number]])'), true);
+    assert.equal(unreadableFen('invalid FEN "4k3/8/8/8/8/8/8/4K3 x - - 0 1": side to move "x" is not \'w\' or \'b\''), true);
+    assert.equal(unreadableFen('invalid FEN "8/8/8/8/8/8/8/8 w - - 0 1": illegal position: a side has no king'), false);
+    assert.equal(unreadableFen('the server cannot be reached (Failed to fetch)'), true);
   });
 });
 

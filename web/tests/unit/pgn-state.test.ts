@@ -10,6 +10,7 @@ import {
   downloadName,
   excursionLine,
   filterGames,
+  addressMisses,
   fromQuery,
   gameMove,
   gameRequest,
@@ -20,7 +21,8 @@ import {
   listNote,
   loadSummary,
   loaded,
-  loadedDbGame,
+  isOpenRow,
+  openedDbGame,
   mainlineCells,
   moveTo,
   needsNumber,
@@ -252,33 +254,57 @@ describe('the game open', () => {
 
 describe('the address', () => {
   test('the game and position asked for', () => {
-    assert.deepEqual(fromQuery('?game=2&ply=14v1.3'), { first: 1, db: null, ply: '14v1.3' });
-    assert.deepEqual(fromQuery(''), { first: 0, db: null, ply: null });
-    assert.deepEqual(fromQuery('?game=0'), { first: 0, db: null, ply: null });
-    assert.deepEqual(fromQuery('?game=abc&ply=3'), { first: 0, db: null, ply: '3' });
-    assert.deepEqual(fromQuery('?db=-8675309&ply=12'), { first: 0, db: '-8675309', ply: '12' });
+    assert.deepEqual(fromQuery('?game=2&ply=14v1.3'), { first: 1, game: '2', db: null, ply: '14v1.3' });
+    assert.deepEqual(fromQuery(''), { first: 0, game: null, db: null, ply: null });
+    assert.deepEqual(fromQuery('?game=0'), { first: 0, game: '0', db: null, ply: null });
+    assert.deepEqual(fromQuery('?game=abc&ply=3'), { first: 0, game: 'abc', db: null, ply: '3' });
+    assert.deepEqual(fromQuery('?game=1.5'), { first: 0, game: '1.5', db: null, ply: null });
+    assert.deepEqual(fromQuery('?db=-8675309&ply=12'), { first: 0, game: null, db: '-8675309', ply: '12' });
+  });
+
+  test('what it asks for that is not there is said', () => {
+    // Everything there: nothing said.
+    assert.deepEqual(addressMisses(fromQuery('?game=1&ply=2'), open('2'), 'games.pgn'), []);
+    assert.deepEqual(addressMisses(fromQuery(''), open(), 'games.pgn'), []);
+    // A game beyond the PGN's (clamped to the last), or not a number: said, with what is shown.
+    const last = opened(loaded(initialState(false), SOURCE, INDEX, 8), 2, game(), null);
+    assert.deepEqual(addressMisses(fromQuery('?game=9'), last, 'games.pgn'), ['There is no game "9" in games.pgn (3 games): showing game 3.']);
+    assert.deepEqual(addressMisses(fromQuery('?game=abc'), open(), 'games.pgn'), ['There is no game "abc" in games.pgn (3 games): showing game 1.']);
+    // A position the game does not have.
+    assert.deepEqual(addressMisses(fromQuery('?game=1&ply=99v2'), open('99v2'), 'games.pgn'), ['Game 1 has no position "99v2": showing its start.']);
+    const fromDb = openedDbGame(open(), '42', game(), '77');
+    assert.deepEqual(addressMisses(fromQuery('?db=42&ply=77'), fromDb, 'games.pgn'), ['Game 42 of the database has no position "77": showing its start.']);
   });
 
   test('the position shown', () => {
     assert.equal(toQuery(initialState(false)), null);
     assert.deepEqual(toQuery(open('1v1.2')), { game: 1, ply: '1v1.2' });
     assert.deepEqual(toQuery(opened(selected(open(), 2), 2, game(), '3')), { game: 3, ply: '3' });
-    const fromDb = loadedDbGame(open(), '42', new Blob([game().pgn]), game());
-    assert.deepEqual(toQuery(opened(fromDb, 0, game(), '2')), { db: '42', ply: '2' });
-    // A PGN loaded afterwards is no longer the database's game.
+    const fromDb = openedDbGame(open(), '42', game(), '2');
+    assert.deepEqual(toQuery(fromDb), { db: '42', ply: '2' });
+    // A game of the list opened afterwards, or a PGN loaded, is no longer the database's game.
+    assert.deepEqual(toQuery(opened(fromDb, 1, game(), '1')), { game: 2, ply: '1' });
     assert.deepEqual(toQuery(opened(loaded(fromDb, SOURCE, INDEX, 1), 1, game(), '1')), { game: 2, ply: '1' });
   });
 });
 
 describe('a game of the database', () => {
-  test('is the only game of the list, read again from its own text', () => {
-    const text = new Blob([game().pgn]);
-    const s = loadedDbGame(open('2'), '42', text, game());
+  test('opens over the PGN loaded: its games stay listed, none of them marked open', () => {
+    const before = opened(selected(open(), 1), 1, game(), '2');
+    const s = openedDbGame(before, '42', game(), '1');
     assert.equal(s.dbGame, '42');
-    assert.equal(s.source, text);
-    assert.equal(s.game, null);
+    assert.equal(s.source, SOURCE);
+    assert.equal(s.entries, INDEX.games);
+    assert.equal(s.gameIndex, 1, 'the game to go back to');
+    assert.equal(s.current?.id, '1');
     assert.equal(s.excursion, null);
-    assert.deepEqual(s.entries, [
+    assert.deepEqual([0, 1, 2].map((i) => isOpenRow(s, i)), [false, false, false]);
+    assert.deepEqual([0, 1, 2].map((i) => isOpenRow(before, i)), [false, true, false]);
+  });
+
+  test('is read again (for its review) from its own text', () => {
+    const text = new Blob([game().pgn]);
+    assert.deepEqual([dbEntry(game(), text.size)], [
       {
         index: 0,
         start: 0,
@@ -292,7 +318,7 @@ describe('a game of the database', () => {
         warnings: [],
       },
     ]);
-    assert.deepEqual(gameRequest(s.entries[0]), { path: '/api/pgn/game?index=0&start=0&line=1&column=1', start: 0, end: text.size });
+    assert.deepEqual(gameRequest(dbEntry(game(), text.size)), { path: '/api/pgn/game?index=0&start=0&line=1&column=1', start: 0, end: text.size });
     assert.deepEqual(dbEntry(game({ error: 'stopped', warnings: ['w'] }), 9).error, 'stopped');
   });
 });
