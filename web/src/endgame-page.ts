@@ -169,7 +169,6 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
 
   function setFen(fen: string): void {
     stop();
-    fenError.replaceChildren();
     show(fen);
   }
 
@@ -210,6 +209,7 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
   }
 
   function changed(): void {
+    fenError.replaceChildren();
     setup.board = cg.getFen();
     const counts = countMen([...cg.state.pieces.values()] as { color: Color; role: Role }[]);
     TRAY.forEach((man, i) => trayPieces[i].classList.toggle('placed', man.role === 'king' && (counts.get(`${man.color} king`) ?? 0) > 0));
