@@ -2,7 +2,7 @@
 //! the marks as NAGs with lichess's comment, the engine's line as a variation, and each side's
 //! figures in tags.
 
-use crate::{Eval, MoveReview, Reason, Review, Rules, Verdict, judge_move};
+use crate::{Eval, Judgement, MoveReview, Reason, Review, Rules, Verdict, judge_move};
 use tabla::Position;
 use tabla_pgn::{Comment, Game, Line, Nag, Node, write_game};
 
@@ -34,19 +34,26 @@ pub enum AnnotateError {
     },
 }
 
-/// The game annotated with its review, as lichess annotates an analysed game:
+/// The game annotated with its review, as lichess annotates an analysed game, beside the
+/// annotator's own marks and words (docs/review.md, "Annotated PGN"):
 ///
-/// - after every move a comment `[%eval 0.17]` (White's point of view; none after a mating
-///   move), merged with the move's first comment when that one opens with a command
-///   (`{ [%eval 0.17] [%clk 0:05:00] }`), any `[%eval]` the game had replaced;
-/// - a marked move gets its NAG (`$6` inaccuracy, `$2` mistake, `$4` blunder) in place of the
-///   move assessments it had, then lichess's comment before the evaluation,
+/// - the game's own NAGs, comments and variations stay, in their order; only what an earlier
+///   engine wrote goes: the `[%eval]`s, and the words of an earlier review (recognised by their
+///   form, `(0.80 → 0.00) Inaccuracy. Bf2 was best.`);
+/// - after every move the engine's evaluation `[%eval 0.17]` (White's point of view; none after
+///   a mating move), in the move's first comment when that one opens with a command, as lichess
+///   writes it (`{ [%eval 0.17] [%clk 0:05:00] }`), else as a comment of its own after the
+///   others;
+/// - a marked move gets lichess's comment after the game's own,
 ///   `{ (0.80 → 0.00) Inaccuracy. Bf2 was best. }` (the evaluations before and after with two
 ///   decimals, or `Mate in 3`; "Checkmate is now unavoidable." or "Lost forced checkmate
 ///   sequence." when a mate appeared or was lost; the engine's choice when it was another
-///   move), and the engine's line (at most [`MAX_VARIATION_PLIES`]) as its first variation;
-/// - the marks of an earlier review (NAGs 2, 4 and 6) are taken off the moves this one does not
-///   mark; other comments, NAGs and variations stay;
+///   move), and the engine's line (at most [`MAX_VARIATION_PLIES`]) after the game's
+///   variations, unless one of them already plays it;
+/// - a marked move gets the mark's NAG (`$6` inaccuracy, `$2` mistake, `$4` blunder) only when
+///   it has no move assessment (`$1` to `$6`) of its own: a master's `5. e4!` stays `5. e4 $1`,
+///   the engine's verdict then in the comment alone. A NAG cannot say who wrote it, so none is
+///   taken off: a game reviewed again keeps the first review's NAG;
 /// - each side's figures in the tags `WhiteAccuracy`, `BlackAccuracy` (one decimal) and
 ///   `WhiteACPL`, `BlackACPL`.
 ///
@@ -57,15 +64,21 @@ pub enum AnnotateError {
 /// use tabla_review::{Rules, annotate, from_evals};
 ///
 /// let pgn = "[White \"A\"]\n\n1. e4 { [%eval 0.18] } 1... e5 { [%eval 0.21] } \
-///            2. Qh5 { [%eval -0.9] [%clk 0:04:59] } *";
+///            2. Qh5 { [%eval -0.9] [%clk 0:04:59] } 2... Nc6 { [%eval -0.8] } \
+///            3. Bc4! { Bold } { [%eval -3.5] } *";
 /// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
 /// let review = from_evals(&game, Rules::Lichess);
 /// // Line ends read as spaces.
 /// let text = write_game(&annotate(&game, &review).unwrap()).replace('\n', " ");
-/// assert!(text.contains("2. Qh5 $2 { (0.21 → -0.90) Mistake. }"), "{text}");
-/// assert!(text.contains("{ [%eval -0.9] [%clk 0:04:59] }"), "{text}");
-/// // White lost 0 then 111 centipawns.
-/// assert!(text.contains("[WhiteACPL \"56\"]"), "{text}");
+/// assert!(
+///     text.contains("2. Qh5 $2 { [%eval -0.9] [%clk 0:04:59] } { (0.21 → -0.90) Mistake. }"),
+///     "{text}"
+/// );
+/// // The annotator's `!` stays; the engine's verdict is in the words.
+/// assert!(
+///     text.contains("3. Bc4 $1 { Bold } { (-0.80 → -3.50) Blunder. } { [%eval -3.5] }"),
+///     "{text}"
+/// );
 /// ```
 pub fn annotate(game: &Game, review: &Review) -> Result<Game, AnnotateError> {
     if let Some(error) = &review.error {
@@ -124,33 +137,69 @@ pub fn annotated_pgn(game: &Game, review: &Review) -> Result<String, AnnotateErr
     annotate(game, review).map(|g| write_game(&g))
 }
 
-/// One mainline move: its evaluation, mark, comment and line.
+/// One mainline move: its evaluation, mark, comment and line, beside what the game had.
 fn annotate_move(node: &mut Node, reviewed: &MoveReview, before: Option<Eval>, from: &Position) {
-    // Earlier evaluations and review marks go; the review's take their place.
+    // Earlier evaluations and an earlier review's words go; the game's own comments stay.
     for comment in &mut node.comments_after {
         comment.eval = None;
         comment.eval_depth = None;
     }
-    node.comments_after.retain(|c| !c.is_empty());
-    node.nags.retain(|n| !matches!(n.0, 2 | 4 | 6));
+    node.comments_after
+        .retain(|c| !c.is_empty() && !is_review_comment(c));
+    let mut eval_comment = None;
     if let Some(eval) = reviewed.eval {
         match node.comments_after.first_mut() {
+            // lichess's form: the evaluation opens the comment of the clock.
             Some(first) if first.to_string().starts_with('[') => first.eval = Some(eval.to_pgn()),
-            _ => node.comments_after.insert(
-                0,
-                Comment {
+            _ => {
+                eval_comment = Some(Comment {
                     eval: Some(eval.to_pgn()),
                     ..Comment::default()
-                },
-            ),
+                })
+            }
         }
     }
-    let Some(judgement) = reviewed.judgement else {
-        return;
-    };
-    node.nags.retain(|n| !(1..=6).contains(&n.0));
-    node.nags.insert(0, Nag(judgement.nag()));
-    let other_best = reviewed.best.as_ref().filter(|b| b.uci != reviewed.uci);
+    if let Some(judgement) = reviewed.judgement {
+        // The game's own assessment of the move stays and takes precedence: the engine's NAG
+        // only where the move has none, its judgement always in the words.
+        if !node.nags.iter().any(|n| is_move_assessment(*n)) {
+            node.nags.insert(0, Nag(judgement.nag()));
+        }
+        let other_best = reviewed.best.as_ref().filter(|b| b.uci != reviewed.uci);
+        node.comments_after.push(Comment {
+            text: review_words(
+                node,
+                reviewed,
+                judgement,
+                before,
+                other_best.map(|b| b.san.as_str()),
+            ),
+            ..Comment::default()
+        });
+        if let Some(best) = other_best {
+            let pv: Vec<&str> = if reviewed.pv.is_empty() {
+                vec![best.uci.as_str()]
+            } else {
+                reviewed.pv.iter().map(String::as_str).collect()
+            };
+            let line = variation(from, &pv);
+            let known = node.variations.iter().any(|v| same_moves(v, &line));
+            if !line.nodes.is_empty() && !known {
+                node.variations.push(line);
+            }
+        }
+    }
+    node.comments_after.extend(eval_comment);
+}
+
+/// lichess's comment on a marked move: `(0.80 → 0.00) Inaccuracy. Bf2 was best.`
+fn review_words(
+    node: &Node,
+    reviewed: &MoveReview,
+    judgement: Judgement,
+    before: Option<Eval>,
+    other_best: Option<&str>,
+) -> String {
     let mut text = String::new();
     let evals: Vec<String> = [before, reviewed.eval]
         .into_iter()
@@ -175,26 +224,72 @@ fn annotate_move(node: &mut Node, reviewed: &MoveReview, before: Option<Eval>, f
     );
     text.push('.');
     if let Some(best) = other_best {
-        text.push_str(&format!(" {} was best.", best.san));
+        text.push_str(&format!(" {best} was best."));
     }
-    node.comments_after.insert(
-        0,
-        Comment {
-            text,
-            ..Comment::default()
-        },
-    );
-    if let Some(best) = other_best {
-        let pv: Vec<&str> = if reviewed.pv.is_empty() {
-            vec![best.uci.as_str()]
-        } else {
-            reviewed.pv.iter().map(String::as_str).collect()
+    text
+}
+
+/// Whether a NAG assesses the move itself: `$1` to `$6` (`!`, `?`, `!!`, `??`, `!?`, `?!`).
+fn is_move_assessment(nag: Nag) -> bool {
+    (1..=6).contains(&nag.0)
+}
+
+/// Whether a comment holds a review's words as [`annotate`] and lichess write them (the
+/// evaluations in brackets, then the verdict, then perhaps the better move:
+/// `(0.80 → 0.00) Inaccuracy. Bf2 was best.`), so that a game reviewed again gets the new words
+/// in their place rather than both.
+fn is_review_comment(comment: &Comment) -> bool {
+    if comment.clock.is_some()
+        || comment.emt.is_some()
+        || comment.eval.is_some()
+        || !comment.shapes.is_empty()
+    {
+        return false;
+    }
+    let Some((evals, words)) = comment
+        .text
+        .strip_prefix('(')
+        .and_then(|rest| rest.split_once(") "))
+    else {
+        return false;
+    };
+    let Some((from, to)) = evals.split_once(" → ") else {
+        return false;
+    };
+    let is_eval = |e: &str| {
+        e.strip_prefix("Mate in ")
+            .unwrap_or(e)
+            .parse::<f64>()
+            .is_ok()
+    };
+    if !is_eval(from) || !is_eval(to) {
+        return false;
+    }
+    let verdicts = [
+        Judgement::Inaccuracy.name(),
+        Judgement::Mistake.name(),
+        Judgement::Blunder.name(),
+        "Checkmate is now unavoidable",
+        "Lost forced checkmate sequence",
+    ];
+    verdicts.iter().any(|verdict| {
+        let Some(rest) = words
+            .strip_prefix(verdict)
+            .and_then(|r| r.strip_prefix('.'))
+        else {
+            return false;
         };
-        let line = variation(from, &pv);
-        if !line.nodes.is_empty() {
-            node.variations.insert(0, line);
-        }
-    }
+        rest.is_empty()
+            || rest
+                .strip_prefix(' ')
+                .and_then(|r| r.strip_suffix(" was best."))
+                .is_some_and(|san| !san.is_empty() && !san.contains(' '))
+    })
+}
+
+/// Whether two lines play the same moves (the engine's line already in the game).
+fn same_moves(a: &Line, b: &Line) -> bool {
+    a.nodes.len() == b.nodes.len() && a.nodes.iter().zip(&b.nodes).all(|(x, y)| x.mv == y.mv)
 }
 
 /// An evaluation as lichess's comment shows it: pawns with two decimals, or `Mate in 3`.

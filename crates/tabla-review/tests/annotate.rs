@@ -21,19 +21,26 @@ fn lichess_text() -> String {
     std::fs::read_to_string(path).expect("testdata/review/lichess-evals.pgn")
 }
 
-/// The review marks of a node: the NAGs 2, 4 and 6.
-fn marks(game: &Game) -> Vec<Option<Judgement>> {
+/// The review's words after each move of a game, lichess's `(0.80 → 0.00) Inaccuracy. …`.
+fn marks(game: &Game) -> Vec<Option<String>> {
     game.mainline()
         .map(|n| {
-            let found: Vec<Judgement> = n
-                .nags
+            let found: Vec<&str> = n
+                .comments_after
                 .iter()
-                .filter_map(|nag| Judgement::from_nag(nag.0))
+                .filter_map(|c| c.text.strip_prefix('(')?.split_once(") ").map(|(_, w)| w))
                 .collect();
-            assert!(found.len() <= 1, "{}: {:?}", n.san, n.nags);
-            found.first().copied()
+            assert!(found.len() <= 1, "{}: {:?}", n.san, n.comments_after);
+            found.first().map(|w| (*w).to_owned())
         })
         .collect()
+}
+
+/// Whether lichess's words say `judgement` (a mate's words go with any of the three).
+fn says(words: &str, judgement: Judgement) -> bool {
+    words.starts_with(&format!("{judgement:?}."))
+        || words.starts_with("Checkmate is now unavoidable.")
+        || words.starts_with("Lost forced checkmate sequence.")
 }
 
 #[test]
@@ -65,8 +72,13 @@ fn annotated_games_read_back_to_the_same_review() {
                 assert_eq!(clocks(node), clocks(old), "{site} {}", node.san);
             }
             // The same marks.
-            let judged: Vec<Option<Judgement>> = review.moves.iter().map(|m| m.judgement).collect();
-            assert_eq!(marks(back), judged, "{site}");
+            for (words, reviewed) in marks(back).iter().zip(&review.moves) {
+                match (words, reviewed.judgement) {
+                    (None, None) => {}
+                    (Some(w), Some(j)) => assert!(says(w, j), "{site}: {w} for {j:?}"),
+                    other => panic!("{site} ply {}: {other:?}", reviewed.ply),
+                }
+            }
             // The same review, read from the annotated game, to the last bit.
             assert_eq!(from_evals(back, rules), review, "{site}");
             // Each side's figures in the tags.
@@ -81,15 +93,26 @@ fn annotated_games_read_back_to_the_same_review() {
 }
 
 #[test]
-fn annotating_replaces_earlier_marks() {
-    // The file carries lichess's database marks; annotated with the site's rules, only the
-    // site's marks remain.
+fn annotating_keeps_earlier_marks() {
+    // The file carries lichess's database marks (`9... dxc4?!`); annotated with the site's
+    // rules they stay, the site's mark added as a NAG only to a move that has none.
+    let mut kept = 0;
     for game in read(&lichess_text()).iter().take(5) {
         let review = from_evals(game, Rules::Lichess);
         let annotated = annotate(game, &review).expect("annotated");
-        let judged: Vec<Option<Judgement>> = review.moves.iter().map(|m| m.judgement).collect();
-        assert_eq!(marks(&annotated), judged);
+        for ((old, new), reviewed) in game.mainline().zip(annotated.mainline()).zip(&review.moves) {
+            let mut expected: Vec<u8> = old.nags.iter().map(|n| n.0).collect();
+            kept += expected.len();
+            if let Some(j) = reviewed.judgement
+                && expected.is_empty()
+            {
+                expected.push(j.nag());
+            }
+            let nags: Vec<u8> = new.nags.iter().map(|n| n.0).collect();
+            assert_eq!(nags, expected, "{}", old.san);
+        }
     }
+    assert!(kept > 0);
 }
 
 #[test]
@@ -156,8 +179,8 @@ fn the_engines_line_as_lichess_writes_it() {
         .join(" ");
     assert!(
         movetext.contains(
-            "3... Nf6 $4 { (0.40 → Mate in 1) Checkmate is now unavoidable. g6 was best. } \
-             { [%eval #1] } { Hoping } ( 3... g6 4. Qf3 Nf6 ) 4. Qxf7# 1-0"
+            "3... Nf6 $4 { Hoping } { (0.40 → Mate in 1) Checkmate is now unavoidable. g6 was \
+             best. } { [%eval #1] } ( 3... g6 4. Qf3 Nf6 ) 4. Qxf7# 1-0"
         ),
         "{movetext}"
     );
