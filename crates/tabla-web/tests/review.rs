@@ -167,6 +167,50 @@ async fn a_game_with_evals_is_judged_by_lichess_rules_without_an_engine() {
 }
 
 #[tokio::test]
+async fn the_annotated_pgn_keeps_the_annotators_marks_and_comments() {
+    // EVALS_PGN with a master's glyphs and words: 3... Nd4! and 4. Nxe5!? (both marked by the
+    // review), 2. Nf3 $14 (not marked), and a comment before the evaluation.
+    let annotated = EVALS_PGN
+        .replace("3... Nd4 {", "3... Nd4! {")
+        .replace("4. Nxe5 {", "4. Nxe5!? { A trap? } {")
+        .replace("2. Nf3 {", "2. Nf3 $14 {");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (app, _) = app_with_cache(dir.path());
+    let v = post(app, "/api/review", annotated.clone()).await.json();
+    let read = |text: &str| {
+        Reader::new(text.as_bytes())
+            .games()
+            .next()
+            .expect("a game")
+            .expect("read")
+    };
+    let before = read(&annotated);
+    let after = read(v["pgn"].as_str().expect("pgn"));
+    let nags = |g: &tabla_pgn::Game| -> Vec<Vec<u8>> {
+        g.mainline()
+            .map(|n| n.nags.iter().map(|x| x.0).collect())
+            .collect()
+    };
+    // The master's NAGs alone where they assess the move; lichess's where it had none
+    // (4... Qg5 ?, 5... Qxg2 ?!, 6. Rf1 ?!).
+    let mut expected = nags(&before);
+    assert_eq!(expected[5], [1]);
+    assert_eq!(expected[6], [5]);
+    for (ply, nag) in [(7, 2), (9, 6), (10, 6)] {
+        expected[ply].insert(0, nag);
+    }
+    assert_eq!(nags(&after), expected);
+    // The comment stays first; the engine's words follow it.
+    let texts: Vec<&str> = after.moves.nodes[6]
+        .comments_after
+        .iter()
+        .map(|c| c.text.as_str())
+        .filter(|t| !t.is_empty())
+        .collect();
+    assert_eq!(texts, ["A trap?", "(0.90 → -3.00) Blunder."]);
+}
+
+#[tokio::test]
 async fn an_engine_review_streams_progress_then_is_answered_from_the_cache() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let (app, reviews) = app_with_cache(dir.path());
