@@ -275,7 +275,10 @@ export function reviewPanel(go: (index: number) => void, redraw: () => void): Re
         const mv = list.querySelector<HTMLElement>(`.mv.main[data-id="${k + 1}"]`);
         if (!mv) return;
         mv.classList.add(markClass(m.judgement));
-        mv.append(h('span', { class: `review-mark ${markClass(m.judgement)}`, title: m.judgement }, markGlyph(m.judgement)));
+        // The engine's mark is a badge of its own beside the game's glyphs (`e4!?` and a `?!`
+        // badge, never `e4!??!`), before the evaluation and clock.
+        const badge = h('span', { class: `review-mark review-badge ${markClass(m.judgement)}`, title: `Engine: ${m.judgement}` }, markGlyph(m.judgement));
+        mv.insertBefore(badge, mv.querySelector('.extras'));
       });
     },
     show(node) {

@@ -6,7 +6,9 @@
 //   by hand); "Download annotated PGN" gives the PGN with its evaluations and marks;
 // - a game without evaluations is reviewed with the Review button (tabla's engine), and shown
 //   from the cache, without the button, when the page is opened again; a review cancelled frees
-//   the engine for the next one.
+//   the engine for the next one;
+// - a game with its annotator's glyphs keeps them, in the move list and the annotated PGN, the
+//   engine's mark a separate badge beside them (docs/review.md).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -158,6 +160,48 @@ describe('the game report', () => {
     const box = await graph.boundingBox();
     await graph.click({ position: { x: box.width - 2, y: box.height / 2 } });
     await page.waitForFunction(() => document.querySelector('#moves .mv.active')?.getAttribute('aria-label') === '5... Be7');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("the annotator's marks: kept in the annotated PGN, the engine's a badge apart", async () => {
+    // EVALS_PGN with a master's glyphs on two moves the review marks, and a comment.
+    const pgn = EVALS_PGN.replace('3... Nd4 {', '3... Nd4! {').replace('4. Nxe5 {', '4. Nxe5!? { A trap? } {');
+    assert.notEqual(pgn, EVALS_PGN);
+    const page = await newPage(browser);
+    await page.goto(`${base}/`);
+    await loadPgn(page, pgn);
+    await page.locator('section.review[data-reviewed="evals"]').waitFor({ timeout: 10_000 });
+    const shown = (label) =>
+      page.locator(`#moves .mv.main[aria-label="${label}"]`).evaluate((mv) => {
+        const nag = mv.querySelector('.nag');
+        const badge = mv.querySelector('.review-badge');
+        return {
+          nag: nag?.textContent,
+          badge: badge?.textContent,
+          title: badge?.getAttribute('title'),
+          border: badge ? getComputedStyle(badge).borderTopStyle : '',
+          gap: nag && badge ? badge.getBoundingClientRect().left - nag.getBoundingClientRect().right : 0,
+        };
+      });
+    for (const [label, nag, badge, title] of [
+      ['3... Nd4', '!', '?!', 'Engine: Inaccuracy'],
+      ['4. Nxe5', '!?', '??', 'Engine: Blunder'],
+    ]) {
+      const s = await shown(label);
+      assert.deepEqual([s.nag, s.badge, s.title, s.border], [nag, badge, title, 'solid'], label);
+      assert.ok(s.gap >= 2, `${label}: the badge ${s.gap}px from the glyph`);
+    }
+    // An unassessed move marked by the engine: its badge, no glyph of the game.
+    assert.deepEqual(await shown('4... Qg5').then((s) => [s.nag, s.badge]), [undefined, '?']);
+
+    // The annotated PGN keeps the master's NAGs alone and the comment, the engine's words after.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.review-download').click()]);
+    const words = readFileSync(await download.path(), 'utf8').split(/\s+/).join(' ');
+    assert.match(words, /3\.\.\. Nd4 \$1 \{ \(0\.20 → 0\.90\) Inaccuracy\. \} \{ \[%eval 0\.9\] \}/);
+    assert.match(words, /4\. Nxe5 \$5 \{ A trap\? \} \{ \(0\.90 → -3\.00\) Blunder\. \} \{ \[%eval -3(\.0+)?\] \}/);
+    assert.match(words, /4\.\.\. Qg5 \$2 /);
+    assert.doesNotMatch(words, /Nd4 \$1 \$6|Nxe5 \$5 \$4/);
     assert.deepEqual(page.errors, []);
     await page.close();
   });
