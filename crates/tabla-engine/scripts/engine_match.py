@@ -10,7 +10,10 @@ free core.
 
     crates/tabla-engine/scripts/engine_match.py [--elo 1800 2100 2400] [--games 12] [--base 10] [--inc 0.1]
                             [--engine PATH] [--stockfish PATH] [--pgn FILE] [--overhead MS]
-                            [--concurrency N] [--threads N] [--hash MB]
+                            [--concurrency N] [--threads N] [--hash MB] [--option NAME=VALUE ...]
+
+`--option "Skill Level=10"` (or `--option UCI_LimitStrength=true --option UCI_Elo=1600`) measures
+a weakened tabla; the figures are in docs/cli.md under `tabla uci`.
 
 For every level it prints wins, draws and losses (from tabla's side), the score, and the Elo
 difference with a 95% error margin; tabla's estimate is the level plus that difference.
@@ -173,7 +176,7 @@ def open_engines(args, level):
     options = {"Hash": args.hash, "Threads": args.threads}
     if "Move Overhead" in tabla.options:
         options["Move Overhead"] = args.overhead
-    tabla.configure(options)
+    tabla.configure({**options, **args.options})
     stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     stockfish.configure(
         {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": level,
@@ -269,12 +272,19 @@ def main() -> int:
         "--concurrency", type=int, default=1,
         help="games played at once; each needs a free core (engines do not ponder)")
     parser.add_argument("--pgn", help="append the games to this PGN file")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option for tabla (repeatable)")
     args = parser.parse_args()
+    try:
+        args.options = dict(o.split("=", 1) for o in args.option)
+    except ValueError:
+        parser.error("an option is NAME=VALUE")
 
     print(f"tabla ({args.engine}) vs Stockfish ({args.stockfish}), "
           f"{args.base:g} s + {args.inc:g} s, {args.games} games a level, "
           f"{args.concurrency} at once, tabla on {args.threads} thread(s) with "
-          f"{args.hash} MB hash, Move Overhead {args.overhead} ms", flush=True)
+          f"{args.hash} MB hash, Move Overhead {args.overhead} ms, options {args.options}",
+          flush=True)
     summary = []
     for level in args.elo:
         line = play_level(args, level)

@@ -9,6 +9,10 @@ changes) or a clock (`--base`/`--inc`: needed for speed changes).
 
     crates/tabla-engine/scripts/engine_selfplay.py NEW OLD [--games 200] [--nodes 20000 | --base 2 --inc 0.05]
                                [--plies 8] [--concurrency 2] [--new-threads 1] [--pgn FILE]
+                               [--new-option NAME=VALUE ...] [--old-option NAME=VALUE ...]
+
+NEW and OLD may be the same build with different options: `--new-option "Skill Level=10"`
+measures a skill level against full strength.
 
 Prints the running score and at the end wins/draws/losses of NEW, its score and the Elo
 difference with a 95% margin.
@@ -131,7 +135,16 @@ def main() -> int:
         help="NEW's Threads option (to measure helper threads against one thread, with "
              "--concurrency 1 and a free core for each thread)")
     parser.add_argument("--pgn", help="append the games to this PGN file")
+    for side in ("new", "old"):
+        parser.add_argument(
+            f"--{side}-option", action="append", default=[], metavar="NAME=VALUE",
+            help=f"a UCI option for {side.upper()} (repeatable)")
     args = parser.parse_args()
+    try:
+        options = {side: dict(o.split("=", 1) for o in getattr(args, f"{side}_option"))
+                   for side in ("new", "old")}
+    except ValueError:
+        parser.error("an option is NAME=VALUE")
     corpus_dir()  # exit status 2 now, not after starting engines, when it is missing
 
     openings = load_openings(args.plies)[args.skip:]
@@ -140,7 +153,8 @@ def main() -> int:
         print(f"only {len(openings)} openings", file=sys.stderr)
         return 1
     limit = f"{args.nodes} nodes" if args.nodes else f"{args.base:g} s + {args.inc:g} s"
-    print(f"{args.new} vs {args.old}, {limit}, {2 * pairs} games", flush=True)
+    print(f"{args.new} {options['new']} vs {args.old} {options['old']}, {limit}, "
+          f"{2 * pairs} games", flush=True)
 
     lock = threading.Lock()
     tally = {"w": 0, "d": 0, "l": 0}
@@ -150,9 +164,10 @@ def main() -> int:
     def engines():
         if not hasattr(local, "engines"):
             pair = []
-            for path, threads in ((args.new, args.new_threads), (args.old, 1)):
+            for side, path, threads in (("new", args.new, args.new_threads),
+                                        ("old", args.old, 1)):
                 e = chess.engine.SimpleEngine.popen_uci(path)
-                e.configure({"Hash": args.hash, "Threads": threads})
+                e.configure({"Hash": args.hash, "Threads": threads, **options[side]})
                 pair.append(e)
             local.engines = pair
             with lock:

@@ -8,6 +8,7 @@ use crate::limits::Limits;
 use crate::oracle::EndgameOracle;
 use crate::ordering::History;
 use crate::search::{Control, Reductions, Shared, Worker};
+use crate::skill::{CANDIDATES, Skill};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,7 @@ pub struct Engine {
     oracle: Option<Arc<dyn EndgameOracle>>,
     threads: usize,
     helpers: Vec<Helper>,
+    skill: Skill,
 }
 
 /// What a helper thread keeps between searches: its own move-ordering history, correction
@@ -82,6 +84,7 @@ impl Engine {
             oracle: None,
             threads: 1,
             helpers: Vec::new(),
+            skill: Skill::full(),
         }
     }
 
@@ -128,6 +131,18 @@ impl Engine {
     /// Time kept in reserve on every move for the GUI and the operating system.
     pub fn set_move_overhead(&mut self, overhead: Duration) {
         self.overhead = overhead;
+    }
+
+    /// Plays at `skill` from the next search on: [`Skill::full`] (the default) searches as
+    /// asked; a lower level searches less and may choose one of the next best moves (see
+    /// [`Skill`]). Its seed makes the choice reproducible.
+    pub fn set_skill(&mut self, skill: Skill) {
+        self.skill = skill;
+    }
+
+    /// The strength setting.
+    pub fn skill(&self) -> Skill {
+        self.skill
     }
 
     /// Plugs in (or removes) exact endgame knowledge.
@@ -192,6 +207,28 @@ impl Engine {
                 .pondering
                 .store(true, std::sync::atomic::Ordering::SeqCst);
         }
+        // A weakened engine searches less, and several root moves to choose from (reporting only
+        // the lines asked for).
+        let skill = self.skill;
+        let weakened;
+        let limits = if skill.is_full() {
+            limits
+        } else {
+            weakened = skill.limits(limits);
+            &weakened
+        };
+        let shown = self.multipv;
+        let mut shown_only = |info: &Info| {
+            if info.multipv <= shown {
+                on_info(info)
+            }
+        };
+        let on_info: &mut (dyn FnMut(&Info) + Send) = &mut shown_only;
+        let multipv = if skill.is_full() {
+            self.multipv
+        } else {
+            self.multipv.max(CANDIDATES)
+        };
         self.tt.new_search();
         let helper_count = self.threads - 1;
         self.helpers.resize_with(helper_count, Helper::default);
@@ -212,8 +249,9 @@ impl Engine {
             evaluator: &mut self.evaluator,
             reductions,
             oracle,
-            multipv: self.multipv,
+            multipv,
             overhead: self.overhead,
+            skill,
         };
         let result = std::thread::scope(|scope| {
             for (i, helper) in self.helpers.iter_mut().enumerate() {
@@ -226,6 +264,7 @@ impl Engine {
                     oracle,
                     multipv: 1,
                     overhead: Duration::ZERO,
+                    skill: Skill::full(),
                 };
                 let (helper_limits, helper_control, counters) =
                     (&helper_limits, &helper_control, &counters);

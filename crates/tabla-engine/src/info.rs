@@ -5,6 +5,59 @@ use std::fmt::Write as _;
 use std::time::Duration;
 use tabla::Move;
 
+/// How UCI writes a castling move, which tabla stores as "king takes own rook".
+///
+/// Standard chess GUIs expect the king's move (`e1g1`); in Chess960 that can be ambiguous (a king
+/// on b1 castling long with the rook on a1 ends on c1, where it could also simply step), so a GUI
+/// that sets `UCI_Chess960` expects king takes rook (`e1h1`) instead, in every position.
+///
+/// ```
+/// use tabla::Position;
+/// use tabla_engine::CastlingNotation;
+/// let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+/// let short = pos.parse_san("O-O").unwrap();
+/// assert_eq!(CastlingNotation::KingMove.uci(short), "e1g1");
+/// assert_eq!(CastlingNotation::KingTakesRook.uci(short), "e1h1");
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum CastlingNotation {
+    /// The king's move, `e1g1`: standard UCI (`UCI_Chess960` off).
+    #[default]
+    KingMove,
+    /// King takes own rook, `e1h1` (`UCI_Chess960` on).
+    KingTakesRook,
+}
+
+impl CastlingNotation {
+    /// The notation `UCI_Chess960` asks for.
+    pub const fn chess960(on: bool) -> CastlingNotation {
+        if on {
+            CastlingNotation::KingTakesRook
+        } else {
+            CastlingNotation::KingMove
+        }
+    }
+
+    /// Appends `mv` in UCI to `out` (`0000` for the null move).
+    pub fn write(self, mv: Move, out: &mut String) {
+        match self {
+            CastlingNotation::KingTakesRook if mv.castling_side().is_some() => {
+                let _ = write!(out, "{}{}", mv.from(), mv.to());
+            }
+            _ => {
+                let _ = write!(out, "{mv}");
+            }
+        }
+    }
+
+    /// `mv` in UCI.
+    pub fn uci(self, mv: Move) -> String {
+        let mut s = String::with_capacity(5);
+        self.write(mv, &mut s);
+        s
+    }
+}
+
 /// Whether a reported score is exact or only a bound (after an aspiration window failed).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ScoreBound {
@@ -49,6 +102,11 @@ impl Info {
     /// The UCI `info` line (without a newline), with `multipv` only when asked for
     /// (`with_multipv`).
     pub fn uci_line(&self, with_multipv: bool) -> String {
+        self.uci_line_with(with_multipv, CastlingNotation::KingMove)
+    }
+
+    /// [`Info::uci_line`] with castling in the line written in `notation`.
+    pub fn uci_line_with(&self, with_multipv: bool, notation: CastlingNotation) -> String {
         let mut line = format!("info depth {} seldepth {}", self.depth, self.seldepth);
         if with_multipv {
             let _ = write!(line, " multipv {}", self.multipv);
@@ -69,8 +127,9 @@ impl Info {
         );
         if !self.pv.is_empty() {
             line.push_str(" pv");
-            for mv in &self.pv {
-                let _ = write!(line, " {mv}");
+            for &mv in &self.pv {
+                line.push(' ');
+                notation.write(mv, &mut line);
             }
         }
         line
@@ -137,9 +196,18 @@ impl SearchResult {
 
     /// UCI's last line: `bestmove e2e4 ponder e7e5` (`bestmove 0000` with no legal move).
     pub fn bestmove_line(&self) -> String {
+        self.bestmove_line_with(CastlingNotation::KingMove)
+    }
+
+    /// [`SearchResult::bestmove_line`] with castling written in `notation`.
+    pub fn bestmove_line_with(&self, notation: CastlingNotation) -> String {
         match (self.best, self.ponder) {
-            (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
-            (Some(best), None) => format!("bestmove {best}"),
+            (Some(best), Some(ponder)) => format!(
+                "bestmove {} ponder {}",
+                notation.uci(best),
+                notation.uci(ponder)
+            ),
+            (Some(best), None) => format!("bestmove {}", notation.uci(best)),
             (None, _) => "bestmove 0000".to_string(),
         }
     }

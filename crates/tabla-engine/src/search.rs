@@ -17,6 +17,7 @@ use crate::score::{
     to_table,
 };
 use crate::see::{SEE_VALUE, see};
+use crate::skill::Skill;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -80,6 +81,8 @@ pub(crate) struct Shared<'a> {
     pub oracle: Option<&'a dyn EndgameOracle>,
     pub multipv: usize,
     pub overhead: Duration,
+    /// How the move is chosen among the lines found ([`Skill::full`]: the best).
+    pub skill: Skill,
 }
 
 /// The state of one search.
@@ -118,6 +121,7 @@ pub(crate) struct Worker<'a, 'c> {
     /// The best root move of the running iteration, once one has been fully searched.
     iteration_best: Option<Line>,
     multipv: usize,
+    skill: Skill,
 }
 
 /// The keys of `pos`'s earlier positions back to the last capture or pawn move, oldest first,
@@ -231,6 +235,7 @@ impl<'a, 'c> Worker<'a, 'c> {
             root_allowed,
             iteration_best: None,
             multipv: shared.multipv.max(1),
+            skill: shared.skill,
         }
     }
 
@@ -1055,7 +1060,11 @@ impl<'a, 'c> Worker<'a, 'c> {
             }
         }
         self.wait_for_stop(limits);
-        let best = completed.first().cloned();
+        // A weakened engine (`Skill Level`) may play one of the other lines; at full strength
+        // this is the first.
+        let values: Vec<Value> = completed.iter().map(|l| l.value).collect();
+        let chosen = self.skill.pick(&values, self.pos.zobrist());
+        let best = completed.get(chosen).cloned();
         match best {
             Some(line) => {
                 let value = line.value;

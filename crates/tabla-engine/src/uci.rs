@@ -13,8 +13,10 @@
 use crate::engine::{
     DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS, SEARCH_STACK_BYTES,
 };
+use crate::info::CastlingNotation;
 use crate::limits::Limits;
 use crate::search::Control;
+use crate::skill::{MAX_SKILL_LEVEL, Skill};
 use crate::tables::EndgameTables;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,7 +27,7 @@ use tabla::Position;
 
 mod position;
 
-pub use position::{PositionCommandError, parse_position};
+pub use position::{PositionCommandError, parse_position, parse_position_with};
 
 /// The engine's name as `uci` reports it: the version and, as build metadata, a checksum of the
 /// engine's source (`tabla 0.1.0+5d0c9e1a`), which changes with any change to its search,
@@ -49,6 +51,33 @@ struct Settings {
     threads: usize,
     multipv: usize,
     overhead: Duration,
+    /// `UCI_Chess960`: castling moves read and written as king takes rook.
+    chess960: bool,
+    /// `Skill Level`, 0..=20.
+    skill_level: u8,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (which then overrides `Skill Level`).
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: u32,
+    /// The seed of a weakened engine's choices, fixed for the session.
+    skill_seed: u64,
+}
+
+impl Settings {
+    fn notation(&self) -> CastlingNotation {
+        CastlingNotation::chess960(self.chess960)
+    }
+
+    /// The strength the options ask for: `UCI_Elo`'s level under `UCI_LimitStrength`, else
+    /// `Skill Level`'s.
+    fn skill(&self) -> Skill {
+        let skill = if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::new(self.skill_level)
+        };
+        skill.with_seed(self.skill_seed)
+    }
 }
 
 /// A running search: its thread (which hands the engine back) and its controls.
@@ -94,6 +123,11 @@ pub fn run_with_tables<R: BufRead, W: Write + Send>(
                 threads: engine.threads(),
                 multipv: engine.multipv(),
                 overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+                chess960: false,
+                skill_level: engine.skill().level(),
+                limit_strength: false,
+                elo: Skill::MIN_ELO,
+                skill_seed: session_seed(),
             },
             engine: Some(engine),
             running: None,
@@ -269,6 +303,22 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
         )?;
         writeln!(out, "option name Ponder type check default false")?;
+        writeln!(out, "option name UCI_Chess960 type check default false")?;
+        writeln!(
+            out,
+            "option name Skill Level type spin default {MAX_SKILL_LEVEL} min 0 max {MAX_SKILL_LEVEL}"
+        )?;
+        writeln!(
+            out,
+            "option name UCI_LimitStrength type check default false"
+        )?;
+        writeln!(
+            out,
+            "option name UCI_Elo type spin default {} min {} max {}",
+            Skill::MIN_ELO,
+            Skill::MIN_ELO,
+            Skill::MAX_ELO
+        )?;
         writeln!(out, "uciok")?;
         out.flush()
     }
@@ -290,6 +340,16 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
                 )),
             }
         };
+        let check = || -> Result<bool, String> {
+            match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => Ok(true),
+                Some("false") => Ok(false),
+                _ => Err(format!(
+                    "setoption: {name} takes true or false, not {:?}",
+                    clip(value.unwrap_or(""))
+                )),
+            }
+        };
         let outcome = match name.to_ascii_lowercase().as_str() {
             "hash" => spin(1, MAX_HASH_MIB as u64).map(|n| self.settings.hash_mib = n as usize),
             "threads" => spin(1, MAX_THREADS as u64).map(|n| self.settings.threads = n as usize),
@@ -302,16 +362,28 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
                 Ok(())
             }
             "ponder" => Ok(()),
-            _ => Err(format!("setoption: no option named {:?}", clip(name))),
+            "uci_chess960" => check().map(|on| self.settings.chess960 = on),
+            "skill level" => {
+                spin(0, MAX_SKILL_LEVEL as u64).map(|n| self.settings.skill_level = n as u8)
+            }
+            "uci_limitstrength" => check().map(|on| self.settings.limit_strength = on),
+            "uci_elo" => spin(Skill::MIN_ELO as u64, Skill::MAX_ELO as u64)
+                .map(|n| self.settings.elo = n as u32),
+            _ => {
+                return self.say(&format!(
+                    "info string setoption: no option named {:?}",
+                    clip(name)
+                ));
+            }
         };
         match outcome {
             Ok(()) => Ok(()),
-            Err(message) => self.say(&format!("info string {message}")),
+            Err(message) => self.say(&format!("info string {message}; option unchanged")),
         }
     }
 
     fn position(&mut self, rest: &str) -> io::Result<()> {
-        match parse_position(rest) {
+        match parse_position_with(rest, self.settings.notation()) {
             Ok(pos) => {
                 self.position = pos;
                 Ok(())
@@ -341,6 +413,8 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
         engine.set_threads(self.settings.threads);
         engine.set_multipv(self.settings.multipv);
         engine.set_move_overhead(self.settings.overhead);
+        engine.set_skill(self.settings.skill());
+        let notation = self.settings.notation();
         let control = Arc::new(Control::default());
         if limits.ponder {
             control.pondering.store(true, Ordering::SeqCst);
@@ -359,7 +433,7 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
                 let mut on_info = |info: &crate::Info| {
                     reported = info.nodes;
                     let mut o = lock(out);
-                    let _ = writeln!(o, "{}", info.uci_line(multipv));
+                    let _ = writeln!(o, "{}", info.uci_line_with(multipv, notation));
                     let _ = o.flush();
                 };
                 let result = engine.search_here(&position, &limits, &thread_control, &mut on_info);
@@ -369,7 +443,7 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
                 if result.nodes > reported {
                     let _ = writeln!(o, "{}", result.totals_line());
                 }
-                let _ = writeln!(o, "{}", result.bestmove_line());
+                let _ = writeln!(o, "{}", result.bestmove_line_with(notation));
                 let _ = o.flush();
                 engine
             });
@@ -390,6 +464,14 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
             }
         }
     }
+}
+
+/// A seed for a weakened engine's choices that differs from session to session, so that a game
+/// against a low `Skill Level` does not repeat itself.
+fn session_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |t| t.as_nanos() as u64)
 }
 
 /// At most 60 characters of untrusted text for an error message.

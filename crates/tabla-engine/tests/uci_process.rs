@@ -256,3 +256,167 @@ fn end_of_input_during_infinite_search_ends_the_engine() {
     let status = e.child.wait().expect("wait");
     assert!(status.success());
 }
+
+/// The deepest `info depth` of a search's lines, and whether any line named a `multipv`.
+fn deepest(lines: &[String]) -> (u32, bool) {
+    let depth = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+        .max()
+        .expect("an info depth line");
+    (depth, lines.iter().any(|l| l.contains(" multipv ")))
+}
+
+#[test]
+fn chess960_and_strength_options_are_advertised() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until(|l| l == "uciok");
+    for option in [
+        "option name UCI_Chess960 type check default false",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1010 min 1010 max 2430",
+    ] {
+        assert!(
+            hello.iter().any(|l| l == option),
+            "{option} missing: {hello:#?}"
+        );
+    }
+    e.send("quit");
+    assert!(e.child.wait().expect("wait").success());
+}
+
+#[test]
+fn strength_settings_out_of_range_are_refused_and_the_setting_kept() {
+    let mut e = Engine::start();
+    let go = |e: &mut Engine| {
+        e.send("position startpos moves e2e4");
+        e.send("go depth 6");
+        e.until(|l| l.starts_with("bestmove"))
+    };
+    // Each search's depths and node counts, from a cleared hash table, and its bestmove.
+    let searches = |e: &mut Engine| {
+        e.send("ucinewgame");
+        let lines = go(e);
+        let counts = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let nodes = words.iter().position(|w| *w == "nodes").expect("nodes");
+                format!("{} {}", words[2], words[nodes + 1])
+            })
+            .collect::<Vec<String>>();
+        (counts, bestmove_of(&lines))
+    };
+    let default = searches(&mut e);
+    // Level 0 searches one ply (its depth cap), and shows only the one line asked for although
+    // it chose among four.
+    e.send("setoption name Skill Level value 0");
+    assert_eq!(deepest(&go(&mut e)), (1, false));
+    for (bad, why) in [
+        (
+            "Skill Level value 21",
+            "Skill Level takes a whole number from 0 to 20, not \"21\"",
+        ),
+        (
+            "Skill Level value -1",
+            "Skill Level takes a whole number from 0 to 20, not \"-1\"",
+        ),
+        ("Skill Level", "Skill Level needs a value"),
+        (
+            "UCI_Elo value 1009",
+            "UCI_Elo takes a whole number from 1010 to 2430, not \"1009\"",
+        ),
+        (
+            "UCI_Elo value 2431",
+            "UCI_Elo takes a whole number from 1010 to 2430, not \"2431\"",
+        ),
+        (
+            "UCI_LimitStrength value yes",
+            "UCI_LimitStrength takes true or false, not \"yes\"",
+        ),
+        (
+            "UCI_Chess960 value 1",
+            "UCI_Chess960 takes true or false, not \"1\"",
+        ),
+    ] {
+        e.send(&format!("setoption name {bad}"));
+        let answer = e.until(|l| l.starts_with("info string"));
+        assert_eq!(
+            answer,
+            [format!("info string setoption: {why}; option unchanged")],
+            "{bad}"
+        );
+    }
+    // Still level 0: refused, not clamped to 20.
+    assert_eq!(deepest(&go(&mut e)).0, 1);
+    // UCI_Elo at its lowest is level 0 too, at its highest full strength; it overrides Skill
+    // Level while UCI_LimitStrength is on.
+    e.send("setoption name Skill Level value 20");
+    e.send("setoption name UCI_LimitStrength value true");
+    assert_eq!(deepest(&go(&mut e)).0, 1, "UCI_Elo's default is the lowest");
+    e.send("setoption name UCI_Elo value 2430");
+    assert_eq!(deepest(&go(&mut e)).0, 6);
+    // An Elo between two levels' plays the lower level: the same searches (depths and nodes,
+    // from a cleared hash table), whatever move each seed then chooses.
+    e.send("setoption name UCI_Elo value 1500");
+    let by_elo = searches(&mut e).0;
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("setoption name Skill Level value 4");
+    assert_eq!(searches(&mut e).0, by_elo, "1500 is level 4 (1480)");
+    e.send("setoption name Skill Level value 5");
+    assert_ne!(searches(&mut e).0, by_elo, "level 5 (1540) searches more");
+    // Back at 20: the very search of a session that never set a strength.
+    e.send("setoption name Skill Level value 20");
+    assert_eq!(searches(&mut e), default);
+    e.send("quit");
+    assert!(e.child.wait().expect("wait").success());
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook_with_the_option_on() {
+    // White castles long (king b1 to c1, rook a1 to d1) and mates; the king could also simply
+    // step to c1, so the king's move `b1c1` cannot say which is meant.
+    let fen = "2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1";
+    let mut e = Engine::start();
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let standard = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(
+        bestmove_of(&standard),
+        "b1c1",
+        "UCI's standard form: the king's move"
+    );
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let chess960 = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove_of(&chess960), "b1a1");
+    assert!(
+        chess960.iter().any(|l| l.starts_with("info depth 3 ")
+            && l.contains(" score mate 1 ")
+            && l.ends_with(" pv b1a1")),
+        "{chess960:#?}"
+    );
+    // And read back the same way: b1a1 castles, b1c1 is the king's step. The Shredder-FEN
+    // castling field (`HAha`, here `A`) is read as X-FEN's.
+    e.send(&format!("position fen {fen} moves b1a1"));
+    e.send("d");
+    let castled = e.until(|l| l.starts_with("Fen: "));
+    assert_eq!(
+        castled.last().map(String::as_str),
+        Some("Fen: 2rkr3/2p1p3/8/8/8/8/8/2KR4 b - - 1 1")
+    );
+    e.send(&format!("position fen {fen} moves b1c1"));
+    e.send("d");
+    let stepped = e.until(|l| l.starts_with("Fen: "));
+    assert_eq!(
+        stepped.last().map(String::as_str),
+        Some("Fen: 2rkr3/2p1p3/8/8/8/8/8/R1K5 b - - 1 1")
+    );
+    e.send("quit");
+    assert!(e.child.wait().expect("wait").success());
+}

@@ -1,8 +1,9 @@
 //! The `position` command: `startpos [moves ...]` or `fen <FEN> [moves ...]`, and why it can fail.
 
 use super::clip;
+use crate::info::CastlingNotation;
 use std::fmt;
-use tabla::{FenError, Position, STARTPOS, UciMoveError, Validation};
+use tabla::{FenError, Move, Position, STARTPOS, UciMoveError, Validation};
 
 /// Why a `position` command was not read; the session keeps its position then.
 ///
@@ -92,6 +93,32 @@ impl std::error::Error for PositionCommandError {}
 /// assert!(parse_position("fen 8/8/8 w - - 0 1").is_err());
 /// ```
 pub fn parse_position(rest: &str) -> Result<Position, PositionCommandError> {
+    parse_position_with(rest, CastlingNotation::KingMove)
+}
+
+/// [`parse_position`] with castling moves read in `notation`. The FEN's castling field may be
+/// `KQkq`, X-FEN or Shredder-FEN (`HAha`) either way. With [`CastlingNotation::KingMove`]
+/// (`UCI_Chess960` off) a castling move may be written as the king's move (`e1g1`) or as king
+/// takes rook (`e1h1`); with [`CastlingNotation::KingTakesRook`] (on) only as king takes rook, and
+/// the king's move is an ordinary king move, so that a Chess960 king on b1 may step to c1 next to
+/// its rook on a1:
+///
+/// ```
+/// use tabla_engine::CastlingNotation;
+/// use tabla_engine::uci::parse_position_with;
+/// // Chess960 position 709 (RKBBQNNR) after 1. b3 b6 2. Bb2 Bb7 3. c3 c6 4. Bc2 Bc7.
+/// let fen = "rk2qnnr/pbbppppp/1pp5/8/8/1PP5/PBBPPPPP/RK2QNNR w HAha - 2 5";
+/// let kings_side = CastlingNotation::KingTakesRook;
+/// let castled = parse_position_with(&format!("fen {fen} moves b1a1"), kings_side).unwrap();
+/// // tabla writes X-FEN: `kq`, since Black's rooks are the outermost ones on their sides.
+/// assert_eq!(castled.to_fen(), "rk2qnnr/pbbppppp/1pp5/8/8/1PP5/PBBPPPPP/2KRQNNR b kq - 3 5");
+/// let stepped = parse_position_with(&format!("fen {fen} moves b1c1"), kings_side).unwrap();
+/// assert_eq!(stepped.to_fen(), "rk2qnnr/pbbppppp/1pp5/8/8/1PP5/PBBPPPPP/R1K1QNNR b kq - 3 5");
+/// ```
+pub fn parse_position_with(
+    rest: &str,
+    notation: CastlingNotation,
+) -> Result<Position, PositionCommandError> {
     let mut words = rest.split_whitespace();
     let pos = match words.next() {
         Some(STARTPOS) => Position::startpos(),
@@ -103,7 +130,7 @@ pub fn parse_position(rest: &str) -> Result<Position, PositionCommandError> {
                 Err(error) => return Err(PositionCommandError::Fen { fen, error }),
             };
             // `take_while` consumed "moves" already: what is left are the moves.
-            return play_moves(pos, words);
+            return play_moves(pos, words, notation);
         }
         Some(other) => {
             return Err(PositionCommandError::UnknownStart {
@@ -114,21 +141,22 @@ pub fn parse_position(rest: &str) -> Result<Position, PositionCommandError> {
     };
     match words.next() {
         None => Ok(pos),
-        Some("moves") => play_moves(pos, words),
+        Some("moves") => play_moves(pos, words, notation),
         Some(other) => Err(PositionCommandError::ExpectedMoves {
             word: other.to_owned(),
         }),
     }
 }
 
-/// Plays `moves` (UCI notation) from `pos`, each checked for legality.
+/// Plays `moves` (UCI notation, castling in `notation`) from `pos`, each checked for legality.
 fn play_moves<'a>(
     mut pos: Position,
     moves: impl Iterator<Item = &'a str>,
+    notation: CastlingNotation,
 ) -> Result<Position, PositionCommandError> {
     for (i, text) in moves.enumerate() {
-        match pos.push_uci(text) {
-            Ok(_) => {}
+        match parse_move(&pos, text, notation) {
+            Ok(mv) => pos.play_unchecked(mv),
             Err(error) => {
                 return Err(PositionCommandError::Move {
                     number: i + 1,
@@ -139,6 +167,32 @@ fn play_moves<'a>(
         }
     }
     Ok(pos)
+}
+
+/// Resolves one UCI move in `notation`.
+fn parse_move(
+    pos: &Position,
+    text: &str,
+    notation: CastlingNotation,
+) -> Result<Move, UciMoveError> {
+    let mv = pos.parse_uci(text)?;
+    if notation == CastlingNotation::KingTakesRook
+        && mv.castling_side().is_some()
+        && notation.uci(mv) != text
+    {
+        // The king's move where it could castle: under Chess960 rules that is a plain king move.
+        return pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| {
+                m.castling_side().is_none() && m.promotion().is_none() && m.to_string() == text
+            })
+            .ok_or_else(|| UciMoveError::Illegal {
+                text: text.to_owned(),
+            });
+    }
+    Ok(mv)
 }
 
 #[cfg(test)]
@@ -316,6 +370,31 @@ mod tests {
         assert!(
             out.lines().any(|l| l == format!("Fen: {after_e4}")),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn under_chess960_castling_is_king_takes_rook_only() {
+        let fen = "fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let chess960 = CastlingNotation::KingTakesRook;
+        let standard = CastlingNotation::KingMove;
+        let castled = "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1";
+        for text in ["e1g1", "e1h1"] {
+            let pos = parse_position_with(&format!("{fen} moves {text}"), standard).expect(text);
+            assert_eq!(pos.to_fen(), castled, "{text}");
+        }
+        let pos = parse_position_with(&format!("{fen} moves e1h1"), chess960).expect("e1h1");
+        assert_eq!(pos.to_fen(), castled);
+        // The king's two-square move is no Chess960 move at all.
+        assert_eq!(
+            parse_position_with(&format!("{fen} moves e1g1"), chess960),
+            Err(PositionCommandError::Move {
+                number: 1,
+                text: "e1g1".to_owned(),
+                error: UciMoveError::Illegal {
+                    text: "e1g1".to_owned()
+                }
+            })
         );
     }
 }
