@@ -1,16 +1,16 @@
 //! `--batch FILE|-`: the lines of a file, or of standard input for `-`.
 
-use anyhow::Context;
 use std::io::{self, BufRead};
+use std::path::Path;
 
 /// The batch input named on the command line, line by line.
 pub fn input(source: &str) -> anyhow::Result<Box<dyn BufRead>> {
     if source == "-" {
         return Ok(Box::new(std::io::stdin().lock()));
     }
-    let f =
-        std::fs::File::open(source).with_context(|| format!("cannot open batch file {source}"))?;
-    Ok(Box::new(std::io::BufReader::new(f)))
+    let path = Path::new(source);
+    let file = crate::input::Named::new(crate::input::open(path, "a file of FENs")?, path);
+    Ok(Box::new(std::io::BufReader::new(file)))
 }
 
 /// The lines of a batch input, without their `\n` or `\r\n`: each `Ok(text)`, or, for a line

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use std::io::Write;
-use tabla::{Move, Position};
+use tabla::{Move, Position, plural, plural_with};
 use tabla_endgame::{Dtm, MoveValue};
 
 /// The position given on the command line (a quoted FEN, or its words).
@@ -13,20 +13,8 @@ pub fn parse(words: &[String]) -> anyhow::Result<Position> {
 
 /// ` (mate in N moves, M plies)` and the like, for people reading the number.
 pub fn describe(dtm: Dtm) -> String {
-    let moves = |n: u8| {
-        if n == 1 {
-            "1 move".to_owned()
-        } else {
-            format!("{n} moves")
-        }
-    };
-    let plies = |n: u16| {
-        if n == 1 {
-            "1 ply".to_owned()
-        } else {
-            format!("{n} plies")
-        }
-    };
+    let moves = |n: u8| plural(n, "move");
+    let plies = |n: u16| plural_with(n, "ply", "plies");
     match (dtm, dtm.plies()) {
         (Dtm::Win(n), Some(p)) => format!(" (mates in {}, {})", moves(n), plies(p)),
         (Dtm::Loss(0), _) => " (checkmated)".to_owned(),
@@ -57,6 +45,11 @@ pub fn write_moves(
 
 /// A line of play in SAN and its length in plies.
 pub fn write_line(out: &mut impl Write, pos: &Position, moves: &[Move]) -> anyhow::Result<()> {
-    writeln!(out, "{} ({} plies)", pos.variation_san(moves)?, moves.len())?;
+    writeln!(
+        out,
+        "{} ({})",
+        pos.variation_san(moves)?,
+        plural_with(moves.len(), "ply", "plies")
+    )?;
     Ok(())
 }

@@ -92,7 +92,12 @@ pub fn run(command: KbnkCommand, out: &mut impl Write) -> anyhow::Result<()> {
             let bytes = two_byte::export(solution)?;
             std::fs::write(&path, &bytes)
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            writeln!(out, "wrote {} ({} bytes)", path.display(), bytes.len())?;
+            writeln!(
+                out,
+                "wrote {} ({})",
+                path.display(),
+                tabla::plural(bytes.len(), "byte")
+            )?;
             Ok(())
         }
     }

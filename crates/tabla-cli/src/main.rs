@@ -8,9 +8,10 @@
 //! Where things are, for contributors.
 //!
 //! `main.rs` (clap definitions, dispatch, exit status: 0 ok, 1 a check failed, 2 bad input),
-//! `position_arg.rs` (`startpos` or a FEN from the command line), `batch.rs` (the lines of `--batch
-//! FILE|-`), `fen_report.rs` (`tabla fen`), `perft_run.rs` (`tabla perft`, one position or a suite,
-//! read by `tabla::perft_suite`), `pgn.rs` (`tabla pgn`), `convert.rs` (`tabla convert`), `db.rs`
+//! `position_arg.rs` (`startpos` or a FEN from the command line), `input.rs` (opening the files
+//! read, errors naming them), `batch.rs` (the lines of `--batch FILE|-`), `fen_report.rs` (`tabla
+//! fen`), `perft_run.rs` (`tabla perft`, one position or a suite, read by `tabla::perft_suite`),
+//! `pgn.rs` (`tabla pgn`), `convert.rs` (`tabla convert`), `db.rs`
 //! (`tabla db`, with the feature `db`), `review.rs` (`tabla review`), `tb.rs` (`tabla tb`) and
 //! `kbnk.rs` (`tabla kbnk`), with `dtm_text.rs` (a distance to mate in words, the optimal line),
 //! `engine_run.rs` (`tabla go`, `uci`, `bench`); `tabla serve` calls `tabla_web::serve_blocking`.
@@ -23,6 +24,7 @@ mod db;
 mod dtm_text;
 mod engine_run;
 mod fen_report;
+mod input;
 mod kbnk;
 mod perft_run;
 mod pgn;

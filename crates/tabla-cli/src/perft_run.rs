@@ -98,7 +98,12 @@ enum Verdict {
 fn check(case: &Case, max_depth: Option<u32>, bulk: bool) -> Verdict {
     let mut pos = match Position::from_fen_with(&case.fen, Validation::Lenient) {
         Ok(pos) => pos,
-        Err(err) => return Verdict::Fail(format!("FAIL line {}: invalid FEN: {err}", case.line)),
+        Err(err) => {
+            return Verdict::Fail(format!(
+                "FAIL line {}: invalid FEN {:?}: {err}",
+                case.line, case.fen
+            ));
+        }
     };
     note_if_lenient(&pos, &format!("line {}: ", case.line));
     let mut counts: Vec<(u32, u64)> = case

@@ -3,7 +3,6 @@
 use crate::Outcome;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
@@ -82,8 +81,9 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
             bar.finish_and_clear();
             if totals.errors > 0 || totals.warnings > 0 {
                 eprintln!(
-                    "{} game(s) stopped early, {} warning(s) (see `tabla pgn check`)",
-                    totals.errors, totals.warnings
+                    "{} stopped early, {} (see `tabla pgn check`)",
+                    tabla::plural(totals.errors, "game"),
+                    tabla::plural(totals.warnings, "warning")
                 );
             }
             Ok(Outcome::Success)
@@ -132,9 +132,9 @@ fn open(input: &PgnFile) -> anyhow::Result<(Box<dyn Read>, ProgressBar)> {
     if input.file.as_os_str() == "-" {
         return Ok((Box::new(io::stdin().lock()), ProgressBar::hidden()));
     }
-    let file = File::open(&input.file)
-        .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", input.file.display()))?;
+    let file = crate::input::open(&input.file, "a PGN file")?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let file = crate::input::Named::new(file, &input.file);
     if !io::stderr().is_terminal() {
         return Ok((Box::new(file), ProgressBar::hidden()));
     }

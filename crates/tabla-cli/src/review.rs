@@ -124,7 +124,8 @@ pub fn engine_spec(path: Option<&Path>, options: &[String]) -> anyhow::Result<En
     for option in options {
         spec = spec
             .option_text(option)
-            .with_context(|| format!("--engine-option {option:?}"))?;
+            // The error quotes the option: said once.
+            .context("--engine-option")?;
     }
     Ok(EngineSpec::Uci(spec))
 }
@@ -166,7 +167,7 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
         let source: Box<dyn Read> = if input.as_os_str() == "-" {
             Box::new(io::stdin().lock())
         } else {
-            Box::new(File::open(input).with_context(|| format!("opening {}", input.display()))?)
+            Box::new(crate::input::open(input, "a PGN file")?)
         };
         // A `.pgn.zst` file (lichess's database dumps) is decoded on the way.
         let text = tabla_convert::PgnText::new(source)
@@ -284,8 +285,9 @@ fn open_cache(args: &ReviewArgs, config: CacheConfig) -> anyhow::Result<EvalCach
             }
         },
     };
+    // The error names the cache and its path: the hint goes after it.
     let mut cache = EvalCache::open(&root, &config)
-        .with_context(|| "opening the evaluation cache (--no-cache runs without it)")?;
+        .map_err(|e| anyhow::anyhow!("{e} (--no-cache runs without it)"))?;
     warn(cache.take_warnings());
     Ok(cache)
 }
@@ -303,7 +305,7 @@ pub fn progress() -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} {pos} games, {msg} ({elapsed})") {
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
         bar.set_style(style);
     }
     bar
@@ -314,9 +316,10 @@ pub fn show(bar: &ProgressBar, counts: &ReviewCounts, started: Instant) {
     let seconds = started.elapsed().as_secs_f64().max(1e-3);
     bar.set_position(counts.games);
     bar.set_message(format!(
-        "{} of {} positions, {:.0} evaluated/s, {} from cache",
+        "{}, {} of {}, {:.0} evaluated/s, {} from cache",
+        tabla::plural(counts.games, "game"),
         counts.evaluated + counts.from_cache,
-        counts.positions,
+        tabla::plural(counts.positions, "position"),
         counts.evaluated as f64 / seconds,
         counts.from_cache
     ));

@@ -5,7 +5,7 @@ use anyhow::Context;
 use clap::Subcommand;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tabla::Position;
+use tabla::{Position, plural, plural_with};
 use tabla_endgame::{Built, Dtm, Men, Solved, Tablebase, build, default_tablebase_dir};
 use tabla_engine::SOLVED_IN_MEMORY;
 
@@ -121,7 +121,12 @@ pub fn build_tables(
         if b.skipped {
             eprintln!("{} already built", b.men);
         } else {
-            eprintln!("{} built in {:.2} s, {} bytes", b.men, b.seconds, b.bytes);
+            eprintln!(
+                "{} built in {:.2} s, {}",
+                b.men,
+                b.seconds,
+                plural(b.bytes, "byte")
+            );
         }
     })
     .with_context(|| format!("building tables in {}", dir.display()))?;
@@ -129,13 +134,13 @@ pub fn build_tables(
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.0".
     let seconds = new.iter().fold(0.0, |sum, b| sum + b.seconds);
     let bytes: u64 = built.iter().map(|b| b.bytes).sum();
-    let tables = if built.len() == 1 { "table" } else { "tables" };
     writeln!(
         out,
-        "{} {tables} in {} ({} built now in {seconds:.1} s of table time); {bytes} bytes in all",
-        built.len(),
+        "{} in {} ({} built now in {seconds:.1} s of table time); {} in all",
+        plural(built.len(), "table"),
         dir.display(),
-        new.len()
+        new.len(),
+        plural(bytes, "byte")
     )?;
     Ok(())
 }
@@ -201,7 +206,11 @@ pub fn stats(tb: &Tablebase, ending: Men, out: &mut impl Write) -> anyhow::Resul
     for (name, s) in ["White", "Black"].iter().zip(&stats.sides) {
         let longest = match &s.longest {
             Some((plies, fen)) => {
-                format!("mates in {} ({plies} plies): {fen}", plies.div_ceil(2))
+                format!(
+                    "mates in {} ({}): {fen}",
+                    plies.div_ceil(2),
+                    plural_with(plies, "ply", "plies")
+                )
             }
             None => "none".to_owned(),
         };

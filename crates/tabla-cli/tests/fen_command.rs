@@ -245,7 +245,7 @@ fn rejects(fen: &str, needles: &[&str]) {
 fn syntax_errors_name_the_field() {
     rejects("", &["empty FEN"]);
     rejects("8/8/8 w - -", &["placement", "3 ranks"]);
-    rejects("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", &["1 fields"]);
+    rejects("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", &["1 field,"]);
     rejects(
         "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         &["rank 6", "'9'"],

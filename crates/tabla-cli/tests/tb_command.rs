@@ -100,7 +100,7 @@ fn line_ends_in_mate_after_as_many_plies_as_the_probe_says() {
     assert!(
         line.stdout
             .trim_end()
-            .ends_with(&format!("({plies} plies)")),
+            .ends_with(&format!("({})", tabla::plural_with(plies, "ply", "plies"))),
         "{}",
         line.stdout
     );

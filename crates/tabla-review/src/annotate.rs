@@ -22,7 +22,7 @@ pub const MAX_VARIATION_PLIES: usize = 20;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AnnotateError {
     /// The review is of a game that could not be reviewed.
-    #[error("the game was not reviewed: {0}")]
+    #[error("not reviewed: {0}")]
     NotReviewed(String),
     /// The review is of another game.
     #[error(
@@ -87,7 +87,10 @@ pub fn annotate(game: &Game, review: &Review) -> Result<Game, AnnotateError> {
     let nodes = game.mainline().len();
     if review.moves.len() != nodes {
         return Err(AnnotateError::OtherGame {
-            detail: format!("{} moves reviewed, {nodes} in the game", review.moves.len()),
+            detail: format!(
+                "{} reviewed, {nodes} in the game",
+                tabla::plural(review.moves.len(), "move")
+            ),
         });
     }
     let start = game

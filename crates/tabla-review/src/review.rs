@@ -272,7 +272,7 @@ mod tests {
         assert!(
             judge(&short, Rules::Lichess)
                 .error
-                .is_some_and(|e| e.contains("1 positions for 1 moves"))
+                .is_some_and(|e| e.contains("1 position for 1 move:"))
         );
     }
 

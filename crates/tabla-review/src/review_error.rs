@@ -22,8 +22,9 @@ pub enum ReviewError {
     },
     /// The positions do not match the moves.
     #[error(
-        "{positions} positions for {moves} moves: a review needs the position before each \
-         move and the final one"
+        "{} for {}: a review needs the position before each move and the final one",
+        tabla::plural(.positions, "position"),
+        tabla::plural(.moves, "move")
     )]
     PositionCount {
         /// Moves given.

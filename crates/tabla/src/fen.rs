@@ -12,14 +12,15 @@ pub enum ParseFenError {
     Empty,
     /// Not 4 to 6 space-separated fields.
     #[error(
-        "FEN has {found} fields, expected 4 to 6 (placement, side, castling, en passant[, halfmove clock[, fullmove number]])"
+        "FEN has {}, expected 4 to 6 (placement, side, castling, en passant[, halfmove clock[, fullmove number]])",
+        crate::plural(.found, "field")
     )]
     FieldCount {
         /// How many fields were found.
         found: usize,
     },
     /// The placement does not have 8 ranks separated by `/`.
-    #[error("placement {text:?} has {found} ranks, expected 8 separated by '/'")]
+    #[error("placement {text:?} has {}, expected 8 separated by '/'", crate::plural(.found, "rank"))]
     RankCount {
         /// The placement field.
         text: String,

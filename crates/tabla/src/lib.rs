@@ -57,6 +57,7 @@
 //! | `svg.rs` | SVG diagrams: coordinates, last move, check, arrows and marks |
 //! | `perft.rs` | `perft`, `perft_bulk`, `divide` |
 //! | `perft_suite.rs` | reading perft suite files (`FEN ;D1 n ...` lines and `id`/`epd`/`perft` blocks), with line-numbered errors |
+//! | `plural.rs` | `plural`, `plural_with`: a count in words (`1 game`, `2 games`) for every message that counts for people |
 //!
 //! Tests beside the code for small things; `crates/tabla/tests/` holds the data-driven suites
 //! (perft suites from `testdata/perft`, python-chess SAN and Polyglot references, FEN errors, round
@@ -78,6 +79,7 @@ pub mod movegen;
 mod moves;
 mod perft;
 pub mod perft_suite;
+mod plural;
 mod position;
 mod role;
 mod san;
@@ -101,6 +103,7 @@ pub use material::{Material, MaterialError};
 pub use movegen::MoveList;
 pub use moves::{Move, MoveKind};
 pub use perft::MAX_PERFT_DEPTH;
+pub use plural::{plural, plural_with};
 pub use position::{IllegalMoveError, Position, Undo};
 pub use role::{Piece, Role};
 pub use san::{SanError, SanMode};
