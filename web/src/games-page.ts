@@ -1,13 +1,14 @@
 // Games: the game database's games (GET /api/db/games), most recent first, a page at a time,
 // under the explorer's filters and a text search over players, events and sites; a game opens
 // in the PGN browser. The URL holds the text and the page (`/games?q=carlsen&offset=40`).
-// Reviewed games show each side's accuracy; "Review these games" reviews the games the filters
-// select with the server's engine (POST /api/db/review), with a progress bar and Cancel.
+// Reviewed games show each side's accuracy; "Review these games" reviews the games the page
+// lists (its text search and filters) with the server's engine (POST /api/db/review), with a
+// progress bar and Cancel, once the user confirmed what it takes (GET /api/db/review/plan).
 
-import { dbGameHref, filterParams, formatCount, pageLabel, pageView, queryString, reviewFraction } from './db-query';
+import { dbGameHref, filterParams, formatCount, pageLabel, pageView, queryString, reviewFraction, reviewPlanText } from './db-query';
 import { dbStatus, filterForm, gameTable, noDatabase } from './db-view';
 import { ndjsonLines } from './review-report';
-import type { DbGameList, DbReviewLine } from './types';
+import type { DbGameList, DbReviewLine, DbReviewPlanJson } from './types';
 import { api, h, message, setQuery } from './util';
 
 /** Games a page shows. */
@@ -38,14 +39,36 @@ export function gamesPage(root: HTMLElement): void {
   const pager = h('div', { class: 'row pager' }, prev, label, next);
   const reviewButton = h(
     'button',
-    { type: 'button', id: 'db-review-start', title: "Review the games the filters select (not only the text search's) with the server's engine" },
+    { type: 'button', id: 'db-review-start', title: "Review the games listed (the text search and the filters) with the server's engine, after saying what it takes" },
     'Review these games',
   );
   const cancelButton = h('button', { type: 'button', class: 'small', id: 'db-review-cancel', hidden: true }, 'Cancel');
   const bar = h('progress', { id: 'db-review-progress', max: 1, hidden: true, 'aria-label': 'Review progress' });
   const reviewStatus = h('span', { class: 'db-review-status', id: 'db-review-status', role: 'status' });
   const reviewBox = h('div', { class: 'db-review' }, reviewButton, bar, cancelButton, reviewStatus);
-  const box = h('section', { class: 'games-page', 'aria-label': 'Games of the database' }, h('h1', {}, 'Games'), about, form, filters.el, reviewBox, pager, out);
+  // The question before a review: what it takes, and Review or Cancel (in the page, not a
+  // window.confirm that stops every script).
+  const planText = h('p', { id: 'db-review-plan' });
+  const goButton = h('button', { type: 'button', id: 'db-review-go' }, 'Review');
+  const noButton = h('button', { type: 'button', id: 'db-review-no' }, 'Cancel');
+  const confirmBox = h(
+    'div',
+    { class: 'msg db-review-confirm', id: 'db-review-confirm', role: 'group', 'aria-labelledby': 'db-review-plan', hidden: true },
+    planText,
+    h('div', { class: 'row' }, goButton, noButton),
+  );
+  const box = h(
+    'section',
+    { class: 'games-page', 'aria-label': 'Games of the database' },
+    h('h1', {}, 'Games'),
+    about,
+    form,
+    filters.el,
+    reviewBox,
+    confirmBox,
+    pager,
+    out,
+  );
   root.append(box);
 
   let prevOffset: number | null = null;
@@ -61,13 +84,25 @@ export function gamesPage(root: HTMLElement): void {
     void show();
   });
 
+  /** The text search and filters of the list shown: what "Review these games" reviews. */
+  let listed: Record<string, string> = {};
+  let reviewing: AbortController | null = null;
+  /** The selection the open question is about (null: no question open). */
+  let asking: Record<string, string> | null = null;
+  let planTicket = 0;
+  /** Whether the plan is being asked for. */
+  let planning = false;
+
   async function show(): Promise<void> {
     const ticket = ++asked;
     const q = text.value.trim();
     setQuery({ q, offset: offset || undefined });
+    const selection = { ...(q ? { q } : {}), ...filterParams(filters.value()) };
+    if (queryString(selection) !== queryString(listed)) closeConfirm(false);
+    listed = selection;
     out.setAttribute('aria-busy', 'true');
     try {
-      const page = await api<DbGameList>(`/api/db/games?${queryString({ q, ...filterParams(filters.value()), limit: LIMIT, offset })}`);
+      const page = await api<DbGameList>(`/api/db/games?${queryString({ ...selection, limit: LIMIT, offset })}`);
       if (ticket !== asked) return;
       const view = pageView(offset, LIMIT, page.games.length, page.total);
       prevOffset = view.prev;
@@ -88,12 +123,68 @@ export function gamesPage(root: HTMLElement): void {
     }
   }
 
-  let reviewing: AbortController | null = null;
   cancelButton.addEventListener('click', () => reviewing?.abort());
-  reviewButton.addEventListener('click', () => void review());
+  reviewButton.addEventListener('click', () => void ask());
+  goButton.addEventListener('click', () => {
+    const selection = asking;
+    if (!selection) return;
+    closeConfirm(false);
+    void review(selection);
+  });
+  noButton.addEventListener('click', () => closeConfirm(true));
+  confirmBox.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') closeConfirm(true);
+  });
 
-  /** Reviews the games the filters select, showing its progress; the list again at the end. */
-  async function review(): Promise<void> {
+  /** Closes the question, or forgets the plan being asked for; `focus`: back on "Review these
+   * games" (the user answered). */
+  function closeConfirm(focus: boolean): void {
+    if (asking === null && !planning) return;
+    planTicket++;
+    planning = false;
+    asking = null;
+    confirmBox.hidden = true;
+    reviewButton.disabled = reviewing !== null;
+    if (!reviewing) reviewStatus.textContent = '';
+    if (focus) reviewButton.focus();
+  }
+
+  /** Asks the server what reviewing the games listed would take and asks the user to confirm;
+   * with no game listed, says so and starts nothing. */
+  async function ask(): Promise<void> {
+    if (reviewing || asking || planning) return;
+    // No search and no filter: every game, which the server reviews only when asked by `all`.
+    const selection = Object.keys(listed).length ? listed : { all: '1' };
+    const ticket = ++planTicket;
+    planning = true;
+    reviewButton.disabled = true;
+    reviewStatus.textContent = 'Counting the games and their positions…';
+    let plan: DbReviewPlanJson;
+    try {
+      plan = await api<DbReviewPlanJson>(`/api/db/review/plan?${queryString(selection)}`);
+    } catch (e) {
+      if (ticket !== planTicket) return;
+      planning = false;
+      reviewButton.disabled = false;
+      reviewStatus.replaceChildren(h('span', { class: 'msg msg-error', role: 'alert' }, `Cannot plan the review: ${(e as Error).message}`));
+      return;
+    }
+    if (ticket !== planTicket) return;
+    planning = false;
+    if (plan.games === 0) {
+      reviewButton.disabled = false;
+      reviewStatus.textContent = 'No game to review: the search and the filters select none.';
+      return;
+    }
+    reviewStatus.textContent = '';
+    asking = selection;
+    planText.textContent = reviewPlanText(plan);
+    confirmBox.hidden = false;
+    goButton.focus();
+  }
+
+  /** Reviews the games `selection` selects, showing its progress; the list again at the end. */
+  async function review(selection: Record<string, string>): Promise<void> {
     if (reviewing) return;
     const controller = new AbortController();
     reviewing = controller;
@@ -103,7 +194,7 @@ export function gamesPage(root: HTMLElement): void {
     bar.removeAttribute('value');
     reviewStatus.textContent = 'Starting the engine…';
     try {
-      const res = await fetch(`/api/db/review?${queryString(filterParams(filters.value()))}`, { method: 'POST', signal: controller.signal });
+      const res = await fetch(`/api/db/review?${queryString(selection)}`, { method: 'POST', signal: controller.signal });
       if (!res.ok || !res.body) {
         const text = await res.text();
         let why = `${res.status} ${res.statusText}`;

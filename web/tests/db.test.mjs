@@ -267,6 +267,102 @@ describe('Reviews on the games page', () => {
     return res.status() === 429;
   }
 
+  /** Clicks "Review these games" and waits for its question; its text. */
+  async function askToReview(page) {
+    await page.locator('#db-review-start').click();
+    await page.locator('#db-review-confirm:not([hidden])').waitFor();
+    return page.locator('#db-review-plan').textContent();
+  }
+
+  /** Answers the question with Review: the review starts. */
+  async function confirmReview(page) {
+    await page.locator('#db-review-go').click();
+    await page.locator('#db-review-progress:not([hidden])').waitFor();
+    assert.ok(await page.locator('#db-review-confirm').isHidden());
+  }
+
+  /** The ids of the games reviewed, of every game of the database. */
+  async function reviewedIds(page) {
+    const all = await apiJson(page, '/api/db/games?limit=1000');
+    assert.equal(all.games.length, all.total);
+    return new Set(all.games.filter((g) => g.review).map((g) => g.id));
+  }
+
+  test('the text search\'s games, and only those, are reviewed once the question is answered', async () => {
+    const page = await newPage();
+    // A name typed in another case than the tags', whose games (the fewest moves first: the
+    // review is of a debug build) are none reviewed yet and not the whole database.
+    const all = await apiJson(page, '/api/db/games?limit=1000');
+    const moves = new Map();
+    for (const g of all.games.filter((g) => g.black && !g.review)) moves.set(g.id, (await apiJson(page, `/api/db/game/${g.id}`)).moves.length);
+    let search = null;
+    for (const [id] of [...moves].sort((a, b) => a[1] - b[1])) {
+      const name = all.games.find((g) => g.id === id).black;
+      const q = name === name.toLowerCase() ? name.toUpperCase() : name.toLowerCase();
+      const found = await apiJson(page, `/api/db/games?limit=100&q=${encodeURIComponent(q)}`);
+      if (found.total >= 1 && found.total <= 2 && found.games.every((g) => !g.review)) {
+        search = { q, found };
+        break;
+      }
+    }
+    assert.ok(search, 'a player with one or two games not reviewed');
+    const { q, found } = search;
+    const plan = await apiJson(page, `/api/db/review/plan?q=${encodeURIComponent(q)}`);
+    assert.equal(plan.games, found.total);
+    const before = await reviewedIds(page);
+
+    await page.goto(`${base}/games`);
+    await page.locator('#games-out tbody tr').first().waitFor();
+    await page.locator('#games-q').fill(q);
+    await page.locator('#games-q').press('Enter');
+    const games = found.total === 1 ? '1 game' : `${found.total} games`;
+    await page.locator('#games-page-label', { hasText: new RegExp(`^${games}$`) }).waitFor();
+
+    // The question names the games the search shows; Cancel answers it and starts nothing.
+    const asked = await askToReview(page);
+    assert.match(asked, new RegExp(`^Review ${games} \\(${count(plan.positions)} positions?\\) with the server's engine: `));
+    const confirm = page.locator('#db-review-confirm');
+    assert.equal(await confirm.getAttribute('role'), 'group');
+    assert.equal(await confirm.getAttribute('aria-labelledby'), 'db-review-plan');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'db-review-go');
+    assert.ok(await page.locator('#db-review-start').isDisabled());
+    await page.locator('#db-review-no').click();
+    assert.ok(await confirm.isHidden());
+    assert.ok(await page.locator('#db-review-progress').isHidden());
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'db-review-start');
+    assert.equal(await reviewRunning(page), false);
+    // So does Escape.
+    await askToReview(page);
+    await page.keyboard.press('Escape');
+    assert.ok(await confirm.isHidden());
+    assert.equal(await reviewRunning(page), false);
+
+    // Review: exactly the games the search shows are reviewed.
+    assert.equal(await askToReview(page), asked);
+    await confirmReview(page);
+    await page.locator('#db-review-status', { hasText: /^Reviewed \d+ games/ }).waitFor({ timeout: 180_000 });
+    assert.match(await page.locator('#db-review-status').textContent(), new RegExp(`^Reviewed ${found.total} games \\(${count(plan.positions)} positions`));
+    const after = await reviewedIds(page);
+    const added = [...after].filter((id) => !before.has(id)).sort();
+    assert.deepEqual(added, found.games.map((g) => g.id).sort());
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test('a search that selects no game: said, and nothing starts', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/games?q=${encodeURIComponent('no such player anywhere')}`);
+    await page.locator('#games-page-label', { hasText: 'No games' }).waitFor();
+    await page.locator('#db-review-start').click();
+    await page.locator('#db-review-status', { hasText: 'No game to review: the search and the filters select none.' }).waitFor();
+    assert.ok(await page.locator('#db-review-confirm').isHidden());
+    assert.ok(await page.locator('#db-review-progress').isHidden());
+    assert.ok(await page.locator('#db-review-start').isEnabled());
+    assert.equal(await reviewRunning(page), false);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test("a player's games reviewed from the page show the server's accuracies", async () => {
     const page = await newPage();
     // A player with one game, the shortest of those not reviewed yet, so that the review (the
@@ -293,8 +389,8 @@ describe('Reviews on the games page', () => {
     await row.waitFor();
     assert.equal(await row.locator('.acc-badge').count(), 0, 'nothing shown before the review');
 
-    await page.locator('#db-review-start').click();
-    await page.locator('#db-review-progress:not([hidden])').waitFor();
+    assert.match(await askToReview(page), new RegExp(`^Review ${theirs.total === 1 ? '1 game' : `${theirs.total} games`} `));
+    await confirmReview(page);
     await page.locator('#db-review-status', { hasText: /^Reviewing/ }).waitFor({ timeout: 60_000 });
     await page.locator('#db-review-status', { hasText: /^Reviewed \d+ games/ }).waitFor({ timeout: 180_000 });
     assert.ok(await page.locator('#db-review-progress').isHidden());
@@ -310,7 +406,8 @@ describe('Reviews on the games page', () => {
     assert.match(await page.locator('#db-review-status').textContent(), new RegExp(`^Reviewed ${theirs.total} games`));
 
     // Again: nothing new to review.
-    await page.locator('#db-review-start').click();
+    await askToReview(page);
+    await page.locator('#db-review-go').click();
     await page.locator('#db-review-status', { hasText: /^Reviewed 0 games.*reviewed before/ }).waitFor({ timeout: 60_000 });
     assert.equal(await reviewRunning(page), false);
     assert.deepEqual(page.errors, []);
@@ -322,7 +419,9 @@ describe('Reviews on the games page', () => {
     await page.goto(`${base}/games`);
     await page.locator('#games-out tbody tr').first().waitFor();
     // Every game: far longer than the test waits.
-    await page.locator('#db-review-start').click();
+    const all = await apiJson(page, '/api/db/games?limit=1');
+    assert.match(await askToReview(page), new RegExp(`^Review ${count(all.total)} games `));
+    await confirmReview(page);
     await page.locator('#db-review-status', { hasText: /^Reviewing/ }).waitFor({ timeout: 60_000 });
     assert.equal(await reviewRunning(page), true, 'the review runs on the server');
     await page.locator('#db-review-cancel').click();
