@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use tabla::{Move, Position};
 use tabla_pgn::{
-    GameStart, Location, PgnError, RawTag, ReplayVisitor, SanToken, Skip, decode_text,
+    GameStart, Location, Outcome, PgnError, RawTag, ReplayVisitor, SanToken, Skip, decode_text,
 };
 
 /// Text kept in one buffer and cut by ranges, so a game costs no allocation per tag or move.
@@ -86,6 +86,9 @@ pub(crate) struct GameRecord {
     pub error: Option<String>,
     /// What was repaired or left out while reading, in the order met.
     pub warnings: Vec<String>,
+    /// The result, as [`tabla_pgn::game_result`] decides it from the `Result` tag and the
+    /// termination marker (the `result` column and the positions' `outcome`).
+    pub result: Outcome,
     /// The game was too large to keep whole: tags, moves or positions past [`MAX_ARENA`]
     /// bytes of text were dropped.
     pub cut: bool,
@@ -208,6 +211,7 @@ impl ReplayVisitor for Recorder {
         r.final_fen = None;
         r.error = None;
         r.warnings.clear();
+        r.result = Outcome::Unknown;
         r.cut = false;
         r.positions.clear();
         self.ply = 0;
@@ -289,6 +293,10 @@ impl ReplayVisitor for Recorder {
         } else if self.record.error.is_none() {
             self.record.error = Some(text);
         }
+    }
+
+    fn result(&mut self, result: Outcome) {
+        self.record.result = result;
     }
 
     fn end_game(&mut self) {

@@ -15,6 +15,7 @@ use arrow_array::{
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use std::sync::Arc;
+use tabla_pgn::Outcome;
 
 /// How a tag's value is stored in its column.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -233,6 +234,8 @@ pub(crate) struct TagValues<'a> {
     /// column, repeated ones, and typed ones whose value did not fit the type (so nothing is
     /// lost).
     other: Vec<usize>,
+    /// The game's result ([`GameRecord::result`]).
+    result: Outcome,
 }
 
 impl<'a> TagValues<'a> {
@@ -243,6 +246,7 @@ impl<'a> TagValues<'a> {
             date: PgnDate::default(),
             utc_date: PgnDate::default(),
             other: Vec::new(),
+            result: record.result,
         };
         for (i, (name, value)) in record.tag_pairs().enumerate() {
             let Some(column) = tag_column(name).filter(|&c| v.values[c].is_none()) else {
@@ -271,6 +275,11 @@ impl<'a> TagValues<'a> {
                 v.other.push(i);
             }
         }
+        // The result decided from the tag and the marker, in standard form (the tag's own
+        // spelling, when it was another, is in the game's warnings).
+        if let Some(column) = tag_column("Result") {
+            v.values[column] = Some(record.result.as_str());
+        }
         v
     }
 
@@ -296,13 +305,12 @@ impl<'a> TagValues<'a> {
 
     /// What the positions of this game repeat of it.
     pub fn facts(&self) -> GameFacts {
-        let value = |tag: &str| tag_column(tag).and_then(|c| self.values[c]);
         let number = |tag: &str| tag_column(tag).and_then(|c| self.numbers[c]);
-        let outcome = match value("Result").map(str::trim) {
-            Some("1-0") => Some(1),
-            Some("1/2-1/2") => Some(0),
-            Some("0-1") => Some(-1),
-            _ => None,
+        let outcome = match self.result {
+            Outcome::WhiteWins => Some(1),
+            Outcome::Draw => Some(0),
+            Outcome::BlackWins => Some(-1),
+            Outcome::Unknown => None,
         };
         let elo_sum = match (number("WhiteElo"), number("BlackElo")) {
             (Some(w), Some(b)) => w.checked_add(b),

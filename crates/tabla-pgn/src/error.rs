@@ -71,6 +71,29 @@ pub enum ErrorKind {
     /// `1/2` as the termination marker, read as the draw `1/2-1/2`.
     #[error("'1/2' read as the draw result 1/2-1/2")]
     AbbreviatedDraw,
+    /// The `Result` tag (the token) in a spelling that is not the export format's (`1/2`,
+    /// `½-½`, `0.5-0.5`, `1:0`...): read as the result it stands for, and written in the
+    /// standard form (see [`crate::game_result`]).
+    #[error("Result tag in a non-standard spelling, read as {read}")]
+    NonStandardResult {
+        /// The result read.
+        read: crate::Outcome,
+    },
+    /// The `Result` tag (the token) is not a result in any spelling; the termination marker
+    /// gives the result (see [`crate::game_result`]).
+    #[error("Result tag is not a result (1-0, 0-1, 1/2-1/2 or *); the termination marker is used")]
+    UnreadableResult,
+    /// The `Result` tag and the movetext's termination marker disagree; the tag gives the result
+    /// unless it is `*` (see [`crate::game_result`]).
+    #[error("Result tag {tag} and termination marker {marker} disagree; the result is {result}")]
+    ResultConflict {
+        /// What the tag says.
+        tag: crate::Outcome,
+        /// What the marker says.
+        marker: crate::Outcome,
+        /// The result decided.
+        result: crate::Outcome,
+    },
     /// Quotes inside a tag value that are not escaped (`[White ""Socrates""]`): the value is
     /// read up to the last quote before the `]` that closes the tag.
     #[error("unescaped quotes in the tag value, read up to the last quote before ']'")]

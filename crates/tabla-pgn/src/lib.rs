@@ -52,6 +52,7 @@ mod games;
 mod json;
 mod reader;
 mod replay;
+mod result;
 mod scan;
 mod split;
 mod summary;
@@ -67,6 +68,7 @@ pub use games::Games;
 pub use json::game_json;
 pub use reader::{MAX_BUFFER, Reader};
 pub use replay::{ReplayVisitor, Replayer};
+pub use result::{GameResult, LenientOutcome, game_result};
 pub use split::find_game_start;
 pub use summary::{CheckTotals, GameSummary, Summarize, check};
 pub use token::{

@@ -82,6 +82,11 @@ pub trait ReplayVisitor {
     /// An error in the game (syntax, a move that cannot be played, an unplayable start).
     fn error(&mut self, _error: PgnError) {}
 
+    /// The game's result, decided by [`crate::game_result`] from the first `Result` tag and the
+    /// termination marker (its warnings went to [`error`](ReplayVisitor::error) just before);
+    /// called once per game, right before [`end_game`](ReplayVisitor::end_game).
+    fn result(&mut self, _result: Outcome) {}
+
     /// The game is over.
     fn end_game(&mut self) -> Self::Output;
 }
@@ -108,6 +113,10 @@ pub struct Replayer<V> {
     has_fen: bool,
     variant: Vec<u8>,
     has_variant: bool,
+    /// The first `Result` tag's value as written, and the termination marker.
+    result_tag: Vec<u8>,
+    has_result_tag: bool,
+    marker: Option<Outcome>,
     lines: Vec<LineState>,
     /// Positions of lines that ended, kept for their history buffers (see `new_position`).
     spare: Vec<Position>,
@@ -127,6 +136,9 @@ impl<V: ReplayVisitor> Replayer<V> {
             has_fen: false,
             variant: Vec::new(),
             has_variant: false,
+            result_tag: Vec::new(),
+            has_result_tag: false,
+            marker: None,
             lines: Vec::new(),
             spare: Vec::new(),
             max_depth: usize::MAX,
@@ -262,6 +274,8 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
         self.game_location = start.location;
         self.has_fen = false;
         self.has_variant = false;
+        self.has_result_tag = false;
+        self.marker = None;
         self.close_lines();
         self.inner.begin_game(start);
     }
@@ -275,6 +289,10 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
             self.variant.clear();
             self.variant.extend_from_slice(value.0);
             self.has_variant = true;
+        } else if name == b"Result" && !self.has_result_tag {
+            self.result_tag.clear();
+            self.result_tag.extend_from_slice(value.0);
+            self.has_result_tag = true;
         }
         self.inner.tag(name, value);
     }
@@ -410,6 +428,7 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
     }
 
     fn outcome(&mut self, outcome: Outcome) {
+        self.marker = Some(outcome);
         self.inner.outcome(outcome);
     }
 
@@ -418,6 +437,22 @@ impl<V: ReplayVisitor> Visitor for Replayer<V> {
     }
 
     fn end_game(&mut self) -> V::Output {
+        let tag = self
+            .has_result_tag
+            .then(|| crate::RawTag(&self.result_tag).decode());
+        let result = crate::game_result(tag.as_deref(), self.marker);
+        for kind in result.warnings {
+            // About the tag, somewhere above: the game's start stands in for its place.
+            self.inner.error(PgnError {
+                game: self.game,
+                location: self.game_location,
+                move_number: None,
+                depth: 0,
+                token: tag.as_deref().unwrap_or_default().to_owned(),
+                kind,
+            });
+        }
+        self.inner.result(result.outcome);
         self.inner.end_game()
     }
 }

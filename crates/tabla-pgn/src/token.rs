@@ -158,8 +158,9 @@ impl fmt::Display for Nag {
     }
 }
 
-/// The game termination marker of the movetext.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+/// A game's result: the termination marker of the movetext, or what a `Result` tag says
+/// (see [`crate::game_result`]). The default is [`Outcome::Unknown`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// `1-0`.
     WhiteWins,
@@ -168,6 +169,7 @@ pub enum Outcome {
     /// `1/2-1/2`.
     Draw,
     /// `*`: unknown, in progress or abandoned.
+    #[default]
     Unknown,
 }
 

@@ -115,11 +115,22 @@ impl Game {
         self.problems.iter().filter(|p| p.is_warning())
     }
 
-    /// The result: the movetext's termination marker, else the `Result` tag, else `*`.
-    pub fn result(&self) -> &str {
-        match self.outcome {
-            Some(o) => o.as_str(),
-            None => self.tag("Result").unwrap_or("*"),
-        }
+    /// The result in the export format's form (`1-0`, `0-1`, `1/2-1/2`, `*`), as
+    /// [`crate::game_result`] decides it: the `Result` tag in any spelling unless it says `*`,
+    /// else the termination marker, else `*`.
+    ///
+    /// ```
+    /// use tabla_pgn::Reader;
+    /// let pgn = "[Result \"1/2\"]\n1. e4 e5 *";
+    /// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+    /// assert_eq!(game.result(), "1/2-1/2");
+    /// ```
+    pub fn result(&self) -> &'static str {
+        self.result_outcome().as_str()
+    }
+
+    /// The result as an [`Outcome`] (see [`Game::result`]).
+    pub fn result_outcome(&self) -> Outcome {
+        crate::game_result(self.tag("Result"), self.outcome).outcome
     }
 }

@@ -1,6 +1,6 @@
 //! Writing games in the PGN export format.
 
-use crate::{Comment, Game, Line, Node, Outcome};
+use crate::{Comment, Game, Line, Node};
 use tabla::Color;
 
 /// The Seven Tag Roster, in its export order, with the value written when a tag is missing.
@@ -44,8 +44,9 @@ impl Default for WriteOptions {
 
 /// A game in the export format with the default options: the Seven Tag Roster first and in
 /// order, the other tags as read, movetext wrapped below 80 columns, canonical SAN, move
-/// numbers with `N...` where Black's move follows a comment or a variation, NAGs as `$n`, and a
-/// blank line after the game.
+/// numbers with `N...` where Black's move follows a comment or a variation, NAGs as `$n`, the
+/// result ([`Game::result`], in standard form) both as the `Result` tag and as the termination
+/// marker, and a blank line after the game.
 ///
 /// ```
 /// use tabla_pgn::{Reader, write_game};
@@ -71,14 +72,8 @@ pub fn write_game_with(game: &Game, options: &WriteOptions) -> String {
         options: *options,
     };
     text.line(&game.moves);
-    let termination = match game.outcome {
-        Some(o) => o.as_str(),
-        None => game
-            .tag("Result")
-            .filter(|r| Outcome::from_text(r).is_some())
-            .unwrap_or("*"),
-    };
-    text.token(termination);
+    // The tag and the marker both say the result decided (`Game::result`), in standard form.
+    text.token(game.result());
     let mut out = text.out;
     out.push_str("\n\n");
     out
@@ -88,6 +83,7 @@ fn write_tags(game: &Game, options: &WriteOptions, out: &mut String) {
     let is_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name);
     for (name, default) in SEVEN_TAG_ROSTER {
         let value = match game.tag(name) {
+            Some(_) if name == "Result" => game.result(),
             Some(v) => v,
             None if !options.fill_roster => continue,
             None if name == "Result" => game.result(),

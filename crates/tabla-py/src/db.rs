@@ -68,6 +68,7 @@ fn filters(
         until,
         player,
         color,
+        ..FilterText::default()
     })
     .map_err(db_error)
 }

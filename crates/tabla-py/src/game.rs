@@ -40,7 +40,9 @@ impl Game {
         Ok(dict)
     }
 
-    /// The result: the movetext's termination marker, else the `Result` tag, else `"*"`.
+    /// The result in standard form: the `Result` tag in any spelling (`1/2` is `"1/2-1/2"`)
+    /// unless it is `*`, else the termination marker, else `"*"`; a non-standard spelling or a
+    /// conflict with the marker is in `warnings`.
     #[getter]
     fn result(&self) -> &str {
         self.game.result()

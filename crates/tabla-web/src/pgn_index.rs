@@ -39,24 +39,13 @@ struct Entry {
     location: Location,
     /// The listed tags present, first value of each.
     tags: Vec<(&'static str, String)>,
-    /// The first `Result` tag's value.
-    result_tag: Option<String>,
-    outcome: Option<Outcome>,
+    /// The result, as [`tabla_pgn::game_result`] decides it (what [`tabla_pgn::Game::result`]
+    /// says).
+    result: Outcome,
     /// Mainline moves played.
     plies: usize,
     /// At most one error and any number of warnings, as the game tree gets them.
     problems: Vec<PgnError>,
-}
-
-impl Entry {
-    /// What [`tabla_pgn::Game::result`] says: the termination marker, else the `Result` tag,
-    /// else `*`.
-    fn result(&self) -> &str {
-        match self.outcome {
-            Some(o) => o.as_str(),
-            None => self.result_tag.as_deref().unwrap_or("*"),
-        }
-    }
 }
 
 /// A [`ReplayVisitor`] that keeps an [`Entry`] per game: the moves are replayed (variations
@@ -74,8 +63,7 @@ impl IndexVisitor {
             entry: Entry {
                 location: Location::default(),
                 tags: Vec::new(),
-                result_tag: None,
-                outcome: None,
+                result: Outcome::Unknown,
                 plies: 0,
                 problems: Vec::new(),
             },
@@ -92,12 +80,6 @@ impl ReplayVisitor for IndexVisitor {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-        if name == b"Result" {
-            if self.entry.result_tag.is_none() {
-                self.entry.result_tag = Some(value.decode().into_owned());
-            }
-            return;
-        }
         let Some(listed) = LISTED_TAGS.iter().find(|t| t.as_bytes() == name) else {
             return;
         };
@@ -125,8 +107,8 @@ impl ReplayVisitor for IndexVisitor {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    fn outcome(&mut self, outcome: Outcome) {
-        self.entry.outcome = Some(outcome);
+    fn result(&mut self, result: Outcome) {
+        self.entry.result = result;
     }
 
     fn error(&mut self, error: PgnError) {
@@ -279,7 +261,7 @@ pub fn index_json(pgn: &[u8], threads: usize) -> io::Result<String> {
                 line,
                 column,
                 tags: Tags(&e.tags),
-                result: e.result(),
+                result: e.result.as_str(),
                 plies: e.plies,
                 error: error.map(ToString::to_string),
                 warnings: game_warnings,

@@ -113,7 +113,8 @@ class Game:
     @property
     def tags(self) -> dict[str, str]: ...
     @property
-    def result(self) -> str: ...
+    def result(self) -> Literal["1-0", "0-1", "1/2-1/2", "*"]:
+        """The Result tag in any spelling unless `*`, else the termination marker, else `*`."""
     @property
     def start_fen(self) -> str | None: ...
     @property
