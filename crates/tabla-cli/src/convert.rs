@@ -34,6 +34,10 @@ pub struct ConvertArgs {
     /// and where the game starts in it.
     #[arg(long, value_name = "FIRST")]
     number_games: Option<u64>,
+    /// Convert every input, even one whose content OUT holds already (its games are then there
+    /// twice). Without it such an input is skipped, and said so.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `tabla convert`: the summary goes to `out`, the progress bar and timing to stderr.
@@ -75,9 +79,30 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> anyhow::Result<()> {
 
     let progress = BarProgress::new(total);
     let start = Instant::now();
-    let summary = tabla_convert::convert(&options, &progress)?;
-    let seconds = start.elapsed().as_secs_f64();
+    let recorded = tabla_convert::convert_recorded(
+        &options,
+        &tabla_convert::Limits::default(),
+        args.force,
+        &progress,
+    );
     progress.bar.finish_and_clear();
+    let recorded = recorded?;
+    let seconds = start.elapsed().as_secs_f64();
+    let out_dir = options.out_dir.display();
+    for skipped in &recorded.skipped {
+        eprintln!("{skipped}; --force converts it again");
+    }
+    if recorded.unrecorded_tables {
+        eprintln!(
+            "warning: {out_dir} held tables of an earlier conversion that recorded no inputs \
+             ({}): if the same games were converted then, they are there twice now",
+            tabla_convert::INPUTS_RECORD
+        );
+    }
+    if recorded.skipped.len() == options.inputs.len() {
+        eprintln!("nothing converted: {out_dir} holds every input already");
+    }
+    let summary = recorded.summary;
 
     writeln!(
         out,
@@ -90,8 +115,9 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> anyhow::Result<()> {
     )?;
     let rate = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
     eprintln!(
-        "{} bytes in {seconds:.2} s on {threads} thread(s): {:.0} games/s, {:.1} MB/s of input",
-        summary.input_bytes,
+        "{} in {seconds:.2} s on {}: {:.0} games/s, {:.1} MB/s of input",
+        tabla::plural(summary.input_bytes, "byte"),
+        tabla::plural(threads, "thread"),
         rate(summary.games as f64),
         rate(summary.input_bytes as f64) / 1e6
     );
@@ -129,7 +155,7 @@ impl BarProgress {
                     } else {
                         0.0
                     };
-                    let _ = write!(w, "{games} games {rate:.0}/s");
+                    let _ = write!(w, "{} {rate:.0}/s", tabla::plural(games, "game"));
                 },
             ));
         }

@@ -493,3 +493,66 @@ fn bad_input_and_usage_exit_with_status_2() {
         assert!(run.stderr.starts_with("error:"), "{args:?}: {}", run.stderr);
     }
 }
+
+/// The rows of every Parquet file of `out/games`.
+fn game_rows(out: &Path) -> usize {
+    parquet_files(&out.join("games"))
+        .iter()
+        .flat_map(|(path, _, _)| batches(path))
+        .map(|b| b.num_rows())
+        .sum()
+}
+
+#[test]
+fn converting_the_same_content_again_adds_nothing_unless_forced() {
+    let out = out_dir("again");
+    let lichess = pgn_data("lichess_db_1000k.pgn");
+    let first = tabla(&["convert", utf8(&lichess), "--out", utf8(&out)]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let games = game_rows(&out);
+    assert!(games > 0);
+    assert!(out.join(tabla_convert::INPUTS_RECORD).is_file());
+
+    // The same file, and the same bytes under another name (given twice, too): skipped and
+    // said so, with the earlier name; no row added.
+    let copy = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("again-renamed.pgn");
+    std::fs::copy(&lichess, &copy).expect("copy");
+    for args in [
+        vec![utf8(&lichess)],
+        vec![utf8(&copy)],
+        vec![utf8(&copy), utf8(&lichess)],
+    ] {
+        let mut argv = vec!["convert"];
+        argv.extend(&args);
+        argv.extend(["--out", utf8(&out)]);
+        let run = tabla(&argv);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stderr.contains("skipped"), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("lichess_db_1000k.pgn"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("nothing converted"), "{}", run.stderr);
+        assert_eq!(game_rows(&out), games, "{args:?}");
+    }
+
+    // A new file with one already converted: the new one only.
+    let tactics = pgn_data("tactics.pgn");
+    let run = tabla(&[
+        "convert",
+        utf8(&lichess),
+        utf8(&tactics),
+        "--out",
+        utf8(&out),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("nothing converted"), "{}", run.stderr);
+    let with_tactics = game_rows(&out);
+    assert!(with_tactics > games);
+
+    // --force converts it again: its games are there twice.
+    let run = tabla(&["convert", utf8(&lichess), "--out", utf8(&out), "--force"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(game_rows(&out), with_tactics + games);
+}

@@ -79,9 +79,57 @@ fn days_from_civil(y: i32, m: u32, d: u32) -> i32 {
     era * 146_097 + doe - 719_468
 }
 
+/// A moment given in seconds since 1970 as `2026-12-02 06:41 UTC`: how the messages of a
+/// conversion or an import say when something was done.
+///
+/// ```
+/// assert_eq!(tabla_convert::utc_minute(1_796_193_660), "2026-12-02 06:41 UTC");
+/// assert_eq!(tabla_convert::utc_minute(0), "1970-01-01 00:00 UTC");
+/// ```
+pub fn utc_minute(seconds: u64) -> String {
+    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX);
+    let (y, m, d) = civil_from_days(days);
+    let minutes = seconds % 86_400 / 60;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        minutes / 60,
+        minutes % 60
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01: the inverse of [`days_from_civil`].
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn civil_from_days_inverts_days_from_civil() {
+        for (y, m, d) in [
+            (1970, 1, 1),
+            (2000, 2, 29),
+            (2024, 1, 31),
+            (2026, 12, 2),
+            (2100, 3, 1),
+        ] {
+            let days = days_from_civil(y, m, d);
+            assert_eq!(civil_from_days(i64::from(days)), (i64::from(y), m, d));
+        }
+        // `date -u -d @1709251199`: 2024-02-29 23:59:59.
+        assert_eq!(utc_minute(1_709_251_199), "2024-02-29 23:59 UTC");
+    }
 
     #[test]
     fn known_days() {

@@ -102,6 +102,15 @@ pub enum ConvertError {
         /// Why.
         source: parquet::errors::ParquetError,
     },
+    /// The output directory's record of converted inputs ([`crate::INPUTS_RECORD`]) could not
+    /// be read or is damaged.
+    #[error("{}: {reason}", path.display())]
+    Record {
+        /// The record's file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A worker thread panicked (a bug: please report it with the input).
     #[error("a worker thread failed unexpectedly: {0}")]
     Worker(String),

@@ -135,6 +135,7 @@ mod date;
 mod error;
 mod game_id;
 mod job;
+mod ledger;
 mod movetext;
 mod options;
 mod output;
@@ -146,8 +147,13 @@ mod tables;
 mod track;
 mod worker;
 
+pub use date::utc_minute;
 pub use error::ConvertError;
 pub use game_id::game_id;
+pub use ledger::{
+    ConvertedInput, INPUTS_RECORD, RecordedSummary, SkippedInput, convert_recorded,
+    converted_inputs,
+};
 pub use options::{GameIds, Input, Limits, Options, PAGE_ROWS, PositionsTable};
 pub use output::DEFAULT_PARTITION;
 pub use progress::{NoProgress, ProgressSink};
