@@ -31,8 +31,10 @@ average of both players' Elo rounded down, inclusive, either end open (null) (ga
 Elos are left out); `speed` from
 `TimeControl` `base+increment` in seconds by lichess's thresholds on base + 40 * increment
 (below 180 s bullet, ultrabullet included; below 480 blitz; below 1500 rapid; else classical),
-`-` correspondence, anything else unknown (left out); `since`/`until` `YYYY-MM` on the game's
-month, inclusive (games without a known month are left out); `player` NAME exactly as in the tag,
+`-` correspondence, anything else unknown (left out); `since`/`until` `YYYY-MM`, inclusive, on
+every month the game could have been played in: its month when known, all twelve of its year when
+only the year is (a `1964.??.??` game is inside 1960-01..1999-12, not inside `since` 1964-06), none
+without a year (left out); `player` NAME exactly as in the tag,
 with `color` white or black, or either.
 
 Usage: testdata/gen_explorer_reference.py [--max-ply 50]; needs PyPI's chess (python-chess).
@@ -110,6 +112,16 @@ def game_month(tags):
     return None
 
 
+def game_months(tags):
+    """The first and last month (`YYYY-MM`) the game could have been played in; None without a year."""
+    m = month_of(tags)
+    if not m:
+        return None
+    if m[1] != "??":
+        return (f"{m[0]}-{m[1]}", f"{m[0]}-{m[1]}")
+    return (f"{m[0]}-01", f"{m[0]}-12")
+
+
 def game_date(tags):
     """`YYYY-MM-DD` with `??` for unknown parts, and its sort key; None without a known year."""
     m = month_of(tags)
@@ -160,6 +172,7 @@ class Game:
             (self.white_elo + self.black_elo) // 2 if self.avg is not None else None
         )
         self.month = game_month(self.tags)
+        self.months = game_months(self.tags)
         self.date = game_date(self.tags)
         self.speed = speed(self.tags)
         # position (epd) -> (uci, san) of the first ply where the game stands there
@@ -205,9 +218,9 @@ def matches(game, filters):
             return False
     if "speed" in filters and game.speed not in filters["speed"]:
         return False
-    if "since" in filters and (game.month is None or game.month < filters["since"]):
+    if "since" in filters and (game.months is None or game.months[0] < filters["since"]):
         return False
-    if "until" in filters and (game.month is None or game.month > filters["until"]):
+    if "until" in filters and (game.months is None or game.months[1] > filters["until"]):
         return False
     if "player" in filters:
         name = filters["player"]
@@ -283,6 +296,9 @@ def filter_sets(games):
     busiest = min(players.items(), key=lambda kv: (-kv[1], kv[0]))[0] if players else "?"
     months = sorted({g.month for g in games if g.month})
     middle = months[len(months) // 2] if months else "2000-01"
+    # A year some game is dated by alone (`1964.??.??`), for the ranges that hold or cut it.
+    years = sorted({g.months[0][:4] for g in games if g.months and g.month is None})
+    year = years[len(years) // 2] if years else "1964"
     return [
         {},
         {"rating": [1500, 2000]},
@@ -296,6 +312,9 @@ def filter_sets(games):
         {"since": middle},
         {"until": middle},
         {"since": middle, "until": middle},
+        {"since": "1960-01", "until": "1999-12"},
+        {"since": f"{year}-01", "until": f"{year}-12"},
+        {"since": f"{year}-06"},
         {"player": busiest, "color": "white"},
         {"player": busiest, "color": "black"},
         {"player": busiest},

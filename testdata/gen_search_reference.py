@@ -30,7 +30,7 @@ import chess.pgn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
 from corpus import ROOT, corpus_path  # noqa: E402
-from gen_explorer_reference import game_date, game_month, elo, speed  # noqa: E402
+from gen_explorer_reference import game_date, game_months, elo, speed  # noqa: E402
 
 ROLES = "KQRBNP"
 
@@ -65,7 +65,7 @@ def read_games(paths):
                     "avg_floor": (white_elo + black_elo) // 2
                     if white_elo is not None and black_elo is not None
                     else None,
-                    "month": game_month(tags),
+                    "months": game_months(tags),
                     "date": date[0] if date else None,
                     "speed": speed(tags),
                 }
@@ -82,9 +82,9 @@ def matches_filters(g, filters):
             return False
     if "speed" in filters and g["speed"] not in filters["speed"]:
         return False
-    if "since" in filters and (g["month"] is None or g["month"] < filters["since"]):
+    if "since" in filters and (g["months"] is None or g["months"][0] < filters["since"]):
         return False
-    if "until" in filters and (g["month"] is None or g["month"] > filters["until"]):
+    if "until" in filters and (g["months"] is None or g["months"][1] > filters["until"]):
         return False
     if "player" in filters:
         name = filters["player"]
@@ -152,7 +152,13 @@ def reference(paths, label):
         if name and name != "?":
             players[name] = players.get(name, 0) + 1
     busiest = min(players.items(), key=lambda kv: (-kv[1], kv[0]))[0] if players else "?"
-    filter_sets = [{}, {"rating": [2000, None], "speed": ["blitz", "rapid"]}, {"player": busiest}]
+    filter_sets = [
+        {},
+        {"rating": [2000, None], "speed": ["blitz", "rapid"]},
+        {"player": busiest},
+        # The example: games dated by their year alone (`1964.??.??`) are inside.
+        {"since": "1960-01", "until": "1999-12"},
+    ]
     cases = []
     for query in QUERIES:
         test = test_of(query)

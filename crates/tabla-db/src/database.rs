@@ -58,6 +58,8 @@ pub struct Info {
     pub warnings: u64,
     /// Rows of the positions table.
     pub positions: u64,
+    /// The games the opening explorer counts, and why it leaves the others out.
+    pub explorer: crate::Counted,
     /// Bytes of the imported inputs, as given (compressed for `.pgn.zst`).
     pub input_bytes: u64,
     /// Bytes on disk per table.
@@ -182,6 +184,7 @@ impl Database {
             errors: m.batches.iter().map(|b| b.errors).sum(),
             warnings: m.batches.iter().map(|b| b.warnings).sum(),
             positions: m.batches.iter().map(|b| b.positions).sum(),
+            explorer: crate::counted::count(&self.session)?,
             input_bytes: m
                 .batches
                 .iter()

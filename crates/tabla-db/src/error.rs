@@ -42,21 +42,17 @@ pub enum DbError {
     /// `--max-ply` out of range.
     #[error("--max-ply {0}: must be from 1 to 1000")]
     BadMaxPly(u32),
-    /// An input's content is already in the database.
+    /// The inputs of an import hold no game (empty files, or no PGN in them): nothing is
+    /// imported.
+    #[error("{0}: no games (an empty file, or no PGN in it); nothing was imported")]
+    NoGames(String),
+    /// The inputs' games have no playable position (each one's start is damaged): nothing is
+    /// imported, since the explorer and the search would have nothing of them.
     #[error(
-        "{input}: already imported (the same content as {earlier}, imported {when}); nothing was added"
+        "{0}: no game with a playable start (every game's FEN or variant is damaged; \
+         `tabla pgn check` says where); nothing was imported"
     )]
-    AlreadyImported {
-        /// The input given.
-        input: String,
-        /// The name it had when imported.
-        earlier: String,
-        /// When (seconds since 1970).
-        when: u64,
-    },
-    /// Two inputs of one import have the same content.
-    #[error("{0} and {1}: the same content given twice")]
-    SameContent(String, String),
+    NoPositions(String),
     /// Converting the inputs failed.
     #[error(transparent)]
     Convert(#[from] tabla_convert::ConvertError),
@@ -82,9 +78,15 @@ pub enum DbError {
 
 impl From<datafusion::error::DataFusionError> for DbError {
     fn from(e: datafusion::error::DataFusionError) -> DbError {
+        use datafusion::sql::sqlparser::parser::ParserError;
         match e {
-            datafusion::error::DataFusionError::SQL(..)
-            | datafusion::error::DataFusionError::Plan(..)
+            // The parser's own words: DataFusion's text ("SQL error: ParserError(...)") would
+            // say "SQL" after the variant's "SQL: ".
+            datafusion::error::DataFusionError::SQL(e, _) => DbError::Sql(match *e {
+                ParserError::TokenizerError(text) | ParserError::ParserError(text) => text,
+                ParserError::RecursionLimitExceeded => "nested too deeply".to_owned(),
+            }),
+            datafusion::error::DataFusionError::Plan(..)
             | datafusion::error::DataFusionError::SchemaError(..) => {
                 DbError::Sql(e.strip_backtrace().to_string())
             }
@@ -102,8 +104,8 @@ impl DbError {
             DbError::NotADatabase(_)
                 | DbError::MaxPly { .. }
                 | DbError::BadMaxPly(_)
-                | DbError::AlreadyImported { .. }
-                | DbError::SameContent(..)
+                | DbError::NoGames(_)
+                | DbError::NoPositions(_)
                 | DbError::Argument(_)
                 | DbError::Sql(_)
         )

@@ -8,7 +8,7 @@
 //! off the aggregate's buckets, the game lists of a position with more than 500,000 games, and
 //! anything with a player filter.
 
-use crate::filters::{Filters, month_of};
+use crate::filters::{Filters, month_of, played_months};
 use crate::lists::GAMES_LISTED;
 use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
@@ -278,7 +278,7 @@ impl Database {
             answer.black += m.black;
         }
         if answer.games > 0 {
-            let looked_up = filters.player.is_none()
+            let looked_up = !filters.on_tags()
                 && (answer.games <= self.lists_looked_up
                     || self.use_lists
                         && filters.on_buckets()
@@ -539,7 +539,7 @@ fn add_bucket_rows(
             }
             let when = p.when(i);
             let speed = p.speed.is_valid(i).then(|| p.speed.value(i));
-            if filters.keeps_bucket(int_at(&p.group, i), speed, when) {
+            if filters.keeps_bucket(int_at(&p.group, i), speed, p.months(i)) {
                 tally_of(out, p.uci.value(i)).add(&sums.at(i, when));
             }
         }
@@ -617,7 +617,7 @@ fn listed(
             let played = int_at(&played_on, i);
             let speed = speed.is_valid(i).then(|| speed.value(i));
             if let Some(game_id) = int_at(&game_id, i)
-                && filters.keeps_game(int_at(&elo_sum, i), speed, played.and_then(month_of))
+                && filters.keeps_game(int_at(&elo_sum, i), speed, played_months(played))
             {
                 out.push(Reached {
                     game_id,
@@ -653,7 +653,7 @@ fn each_counted(
             }
             let played = int_at(&p.played_on, i);
             let elo_sum = int_at(&p.elo_sum, i);
-            if filters.keeps_game(elo_sum, p.speed_at(i), played.and_then(month_of)) {
+            if filters.keeps_game(elo_sum, p.speed_at(i), played_months(played)) {
                 let game = Reached {
                     game_id: p.game_id.value(i),
                     ply: int_at(&p.ply, i).unwrap_or(0).max(0) as u64,

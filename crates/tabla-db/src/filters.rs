@@ -2,8 +2,15 @@
 //!
 //! Every filter is defined on a game's columns (docs/db.md): `--rating` on the average of both
 //! players' Elo rounded down, `--speed` on the `speed` column, `--since` and `--until` on the
-//! month the game was played (the `year` and `month` partitions), `--player` on the `White`
-//! and `Black` tags exactly.
+//! months the game could have been played in (the `year` and `month` partitions: [`months_of`]),
+//! `--player` on the `White` and `Black` tags exactly, `--player-match` on a part of them in
+//! any case (`karpov` finds `Karpov, Anatoly` and `Karpov, An`: [`Filters::player_match`]), and
+//! the games page's text search on the players, the event and the site ([`Filters::text`]).
+//!
+//! A date filter keeps a game when every month it could have been played in lies in the range:
+//! a game of a known month when that month does, a game of a known year alone (`1964.??.??`)
+//! when its whole year does (`--since 1960-01 --until 1999-12` keeps it, `--since 1964-06`
+//! does not), a game without a year never.
 
 use crate::DbError;
 use std::fmt::Write as _;
@@ -67,14 +74,22 @@ pub struct Filters {
     pub rating: Option<(Option<i32>, Option<i32>)>,
     /// Speeds (any of them); empty for all.
     pub speeds: Vec<String>,
-    /// Played in this month or later.
+    /// Played in this month or later (a game of a known year alone: in January of it or
+    /// later, its whole year inside).
     pub since: Option<YearMonth>,
-    /// Played in this month or earlier.
+    /// Played in this month or earlier (a game of a known year alone: in December of it or
+    /// earlier).
     pub until: Option<YearMonth>,
     /// A player's name, exactly as in the `White` or `Black` tag.
     pub player: Option<String>,
-    /// With `player`: only the games where the player had this side.
+    /// A part of a player's name, in any case: the games whose `White` or `Black` tag contains
+    /// it (`karpov` finds `Karpov, Anatoly`); not with `player`.
+    pub player_match: Option<String>,
+    /// With `player` or `player_match`: only the games where the player had this side.
     pub color: Option<Side>,
+    /// The games page's text search: the games whose players, event or site contain it, in
+    /// any case.
+    pub text: Option<String>,
 }
 
 /// The filters as text, the way a command line, a query string or a Python call gives them
@@ -91,8 +106,12 @@ pub struct FilterText<'a> {
     pub until: Option<&'a str>,
     /// A name exactly as in the tags.
     pub player: Option<&'a str>,
-    /// `white` or `black`, with `player`.
+    /// A part of a name, any case.
+    pub player_match: Option<&'a str>,
+    /// `white` or `black`, with `player` or `player_match`.
     pub color: Option<&'a str>,
+    /// The games page's text search (players, event, site; any case).
+    pub text: Option<&'a str>,
 }
 
 impl Filters {
@@ -119,6 +138,8 @@ impl Filters {
             since: text.since.map(YearMonth::parse).transpose()?,
             until: text.until.map(YearMonth::parse).transpose()?,
             player: text.player.map(str::to_owned),
+            player_match: given(text.player_match),
+            text: given(text.text),
             color: match text.color {
                 None => None,
                 Some("white") => Some(Side::White),
@@ -198,10 +219,53 @@ impl Filters {
                 s.year, s.month, u.year, u.month
             )));
         }
-        if self.color.is_some() && self.player.is_none() {
-            return Err(DbError::Argument("--color needs --player".to_owned()));
+        if self.color.is_some() && self.player.is_none() && self.player_match.is_none() {
+            return Err(DbError::Argument(
+                "--color needs --player or --player-match".to_owned(),
+            ));
+        }
+        if self.player.is_some() && self.player_match.is_some() {
+            return Err(DbError::Argument(
+                "--player and --player-match: give one (--player is the exact name, \
+                 --player-match a part of it in any case)"
+                    .to_owned(),
+            ));
         }
         Ok(())
+    }
+
+    /// Whether a filter reads the games' tags (a player, a part of a name, the text search),
+    /// which the explorer's aggregate and its lists do not hold.
+    pub(crate) fn on_tags(&self) -> bool {
+        self.player.is_some() || self.player_match.is_some() || self.text.is_some()
+    }
+
+    /// The conditions on the tags of `game_refs` or `games` (columns prefixed by `alias`),
+    /// each starting with ` AND `.
+    fn tags_sql(&self, alias: &str) -> String {
+        let mut sql = String::new();
+        let sides: &[&str] = match self.color {
+            Some(Side::White) => &["white"],
+            Some(Side::Black) => &["black"],
+            None => &["white", "black"],
+        };
+        let name = |column: &str| match (&self.player, &self.player_match) {
+            (Some(exact), _) => Some(format!("{alias}{column} = {}", quote(exact))),
+            (None, Some(part)) => Some(contains_sql(&format!("{alias}{column}"), part)),
+            (None, None) => None,
+        };
+        let names: Vec<String> = sides.iter().filter_map(|c| name(c)).collect();
+        if !names.is_empty() {
+            let _ = write!(sql, " AND ({})", names.join(" OR "));
+        }
+        if let Some(text) = &self.text {
+            let any: Vec<String> = ["white", "black", "event", "site"]
+                .iter()
+                .map(|c| contains_sql(&format!("{alias}{c}"), text))
+                .collect();
+            let _ = write!(sql, " AND ({})", any.join(" OR "));
+        }
+        sql
     }
 
     /// The conditions on the games (table alias `g`) as SQL, each starting with ` AND `.
@@ -222,26 +286,13 @@ impl Filters {
             let _ = write!(sql, " AND g.speed IN ({})", quoted_list(&self.speeds));
         }
         self.months_sql(&mut sql, "g.");
-        if let Some(player) = &self.player {
-            let name = quote(player);
-            match self.color {
-                Some(Side::White) => {
-                    let _ = write!(sql, " AND g.white = {name}");
-                }
-                Some(Side::Black) => {
-                    let _ = write!(sql, " AND g.black = {name}");
-                }
-                None => {
-                    let _ = write!(sql, " AND (g.white = {name} OR g.black = {name})");
-                }
-            }
-        }
+        sql.push_str(&self.tags_sql("g."));
         sql
     }
 
     /// The conditions on the positions (table alias `p`, whose rows repeat their game's Elo sum,
-    /// speed and month) as SQL, each starting with ` AND `; the player filter is a semi-join
-    /// on `game_refs` (one sorted file per import; `games` has thousands).
+    /// speed and month) as SQL, each starting with ` AND `; the filters on tags are a
+    /// semi-join on `game_refs` (one sorted file per import; `games` has thousands).
     pub(crate) fn positions_sql(&self) -> String {
         let mut sql = String::new();
         if let Some((lo, hi)) = self.rating {
@@ -257,31 +308,30 @@ impl Filters {
             let _ = write!(sql, " AND p.speed IN ({})", quoted_list(&self.speeds));
         }
         self.months_sql(&mut sql, "p.");
-        if let Some(player) = &self.player {
-            let name = quote(player);
-            let condition = match self.color {
-                Some(Side::White) => format!("white = {name}"),
-                Some(Side::Black) => format!("black = {name}"),
-                None => format!("white = {name} OR black = {name}"),
-            };
+        if self.on_tags() {
             let _ = write!(
                 sql,
-                " AND p.game_id IN (SELECT game_id FROM game_refs WHERE {condition})"
+                " AND p.game_id IN (SELECT game_id FROM game_refs WHERE TRUE{})",
+                self.tags_sql("")
             );
         }
         sql
     }
 
+    /// The date filters on the `year` and `month` columns: the rule of [`months_of`], every
+    /// month the game could have been played in inside the range.
     fn months_sql(&self, sql: &mut String, alias: &str) {
-        let month = format!("(CAST({alias}year AS BIGINT) * 100 + {alias}month)");
+        let month = |unknown: u32| {
+            format!("(CAST({alias}year AS BIGINT) * 100 + COALESCE({alias}month, {unknown}))")
+        };
         if self.since.is_some() || self.until.is_some() {
-            let _ = write!(sql, " AND {alias}month IS NOT NULL");
+            let _ = write!(sql, " AND {alias}year IS NOT NULL");
         }
         if let Some(since) = self.since {
-            let _ = write!(sql, " AND {month} >= {}", since.number());
+            let _ = write!(sql, " AND {} >= {}", month(1), since.number());
         }
         if let Some(until) = self.until {
-            let _ = write!(sql, " AND {month} <= {}", until.number());
+            let _ = write!(sql, " AND {} <= {}", month(12), until.number());
         }
     }
 
@@ -291,13 +341,13 @@ impl Filters {
             && self.speeds.is_empty()
             && self.since.is_none()
             && self.until.is_none()
-            && self.player.is_none()
+            && !self.on_tags()
     }
 
     /// Whether the filters fall on the explorer's buckets, so that its aggregate answers them:
-    /// no player, and a rating range (if any) that cuts no rating group.
+    /// no filter on tags, and a rating range (if any) that cuts no rating group.
     pub(crate) fn on_buckets(&self) -> bool {
-        if self.player.is_some() {
+        if self.on_tags() {
             return false;
         }
         self.rating.is_none_or(|(lo, hi)| {
@@ -307,12 +357,13 @@ impl Filters {
     }
 
     /// Whether a row of the explorer's aggregate passes, given its bucket: the rating group,
-    /// the speed and the month as `YYYYMM`. Exact when [`Filters::on_buckets`] holds.
+    /// the speed and the months it could have been played in ([`months_of`]). Exact when
+    /// [`Filters::on_buckets`] holds.
     pub(crate) fn keeps_bucket(
         &self,
         rating_group: Option<i64>,
         speed: Option<&str>,
-        month: Option<i64>,
+        months: Option<(i64, i64)>,
     ) -> bool {
         // A group passes when it lies inside the range: on bucket bounds, the same as its
         // games' average rating (rounded down) lying inside.
@@ -321,17 +372,17 @@ impl Filters {
                 lo.is_none_or(|l| g >= i64::from(l)) && hi.is_none_or(|h| g <= i64::from(h))
             })
         });
-        rating_ok && self.keeps_speed_and_month(speed, month)
+        rating_ok && self.keeps_speed_and_months(speed, months)
     }
 
     /// Whether a position row's game passes the filters other than the player: its Elo sum
-    /// (`WhiteElo + BlackElo`), speed and month as `YYYYMM`. The same rule as
-    /// [`Filters::positions_sql`].
+    /// (`WhiteElo + BlackElo`), speed and the months it could have been played in
+    /// ([`played_months`]). The same rule as [`Filters::positions_sql`].
     pub(crate) fn keeps_game(
         &self,
         elo_sum: Option<i64>,
         speed: Option<&str>,
-        month: Option<i64>,
+        months: Option<(i64, i64)>,
     ) -> bool {
         // floor(sum / 2) >= lo  <=>  sum >= 2 lo;  floor(sum / 2) <= hi  <=>  sum <= 2 hi + 1
         let rating_ok = self.rating.is_none_or(|(lo, hi)| {
@@ -340,19 +391,42 @@ impl Filters {
                     && hi.is_none_or(|h| s <= 2 * i64::from(h) + 1)
             })
         });
-        rating_ok && self.keeps_speed_and_month(speed, month)
+        rating_ok && self.keeps_speed_and_months(speed, months)
     }
 
-    fn keeps_speed_and_month(&self, speed: Option<&str>, month: Option<i64>) -> bool {
+    fn keeps_speed_and_months(&self, speed: Option<&str>, months: Option<(i64, i64)>) -> bool {
         let speed_ok =
             self.speeds.is_empty() || speed.is_some_and(|s| self.speeds.iter().any(|f| f == s));
-        let dated = self.since.is_none() && self.until.is_none()
-            || month.is_some_and(|m| {
-                self.since.is_none_or(|s| m >= s.number())
-                    && self.until.is_none_or(|u| m <= u.number())
-            });
-        speed_ok && dated
+        speed_ok && self.keeps_months(months)
     }
+
+    /// Whether a game that could have been played in the months `months` (first and last as
+    /// `YYYYMM`, [`months_of`]) passes `since` and `until`: every one of them inside.
+    pub(crate) fn keeps_months(&self, months: Option<(i64, i64)>) -> bool {
+        self.since.is_none() && self.until.is_none()
+            || months.is_some_and(|(first, last)| {
+                self.since.is_none_or(|s| first >= s.number())
+                    && self.until.is_none_or(|u| last <= u.number())
+            })
+    }
+}
+
+/// The months (`YYYYMM`, the first and the last) a game could have been played in, from its
+/// `year` and `month` partitions: its month when known, the twelve of its year when only the
+/// year is, none without a year. The date filters keep a game when all of them lie inside.
+pub(crate) fn months_of(year: Option<i64>, month: Option<i64>) -> Option<(i64, i64)> {
+    let year = year?;
+    Some(match month {
+        Some(m) => (year * 100 + m, year * 100 + m),
+        None => (year * 100 + 1, year * 100 + 12),
+    })
+}
+
+/// [`months_of`] a `played_on` date (`YYYYMMDD`, `00` for an unknown month or day).
+pub(crate) fn played_months(played_on: Option<i64>) -> Option<(i64, i64)> {
+    let date = played_on?;
+    let month = (date / 100) % 100;
+    months_of(Some(date / 10_000), (month != 0).then_some(month))
 }
 
 /// The month (`YYYYMM`) of a `played_on` date (`YYYYMMDD`, `00` for an unknown month), as the
@@ -371,6 +445,19 @@ pub(crate) fn rating_group(elo_sum: i64) -> i64 {
         .map(|&g| i64::from(g))
         .find(|&g| elo_sum >= 2 * g)
         .unwrap_or(0)
+}
+
+/// A text filter's value: trimmed, `None` when empty.
+fn given(text: Option<&str>) -> Option<String> {
+    text.map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+}
+
+/// SQL for "`column` contains `part`, in any case": the part lowered as the query engine
+/// lowers the column (Unicode), found with `strpos`, so `%` and `_` in it are plain text.
+pub(crate) fn contains_sql(column: &str, part: &str) -> String {
+    format!("strpos(lower({column}), lower({})) > 0", quote(part))
 }
 
 /// A SQL string literal.
@@ -451,6 +538,62 @@ mod tests {
             ..Filters::default()
         };
         assert!(f.validate().is_err());
+    }
+
+    /// The rule for partial dates: every month the game could have been played in inside.
+    #[test]
+    // The numbers are dates, grouped as YYYY_MM_DD and YYYY_MM.
+    #[allow(clippy::inconsistent_digit_grouping)]
+    fn a_year_alone_is_inside_a_range_holding_its_whole_year() {
+        let range = |since: Option<&str>, until: Option<&str>| Filters {
+            since: since.map(|m| YearMonth::parse(m).expect("month")),
+            until: until.map(|m| YearMonth::parse(m).expect("month")),
+            ..Filters::default()
+        };
+        let year_alone = played_months(Some(1964_00_00));
+        let june = played_months(Some(1964_06_00));
+        assert_eq!(year_alone, Some((1964_01, 1964_12)));
+        assert_eq!(june, Some((1964_06, 1964_06)));
+        assert_eq!(played_months(None), None);
+        for (since, until, year_in, june_in) in [
+            (Some("1960-01"), Some("1999-12"), true, true),
+            (Some("1964-01"), Some("1964-12"), true, true),
+            (Some("1964-06"), None, false, true),
+            (None, Some("1964-06"), false, true),
+            (Some("1964-07"), None, false, false),
+            (Some("1965-01"), None, false, false),
+            (None, Some("1963-12"), false, false),
+            (None, Some("1964-12"), true, true),
+        ] {
+            let f = range(since, until);
+            assert_eq!(f.keeps_months(year_alone), year_in, "{since:?} {until:?}");
+            assert_eq!(f.keeps_months(june), june_in, "{since:?} {until:?}");
+            assert!(!f.keeps_months(None), "no year: never inside a range");
+        }
+        assert!(Filters::default().keeps_months(None));
+    }
+
+    #[test]
+    fn a_part_of_a_name_is_one_filter_or_the_exact_name_the_other() {
+        let text = |player: Option<&str>, part: Option<&str>, color: Option<&str>| {
+            Filters::from_text(&FilterText {
+                player,
+                player_match: part,
+                color,
+                ..FilterText::default()
+            })
+        };
+        assert!(text(Some("Karpov, An"), Some("karpov"), None).is_err());
+        assert!(text(None, Some("karpov"), Some("white")).is_ok());
+        assert!(text(None, None, Some("white")).is_err());
+        let f = text(None, Some("  "), None).expect("blank");
+        assert_eq!(f.player_match, None, "a blank part is no filter");
+        let f = text(None, Some("o'k%"), Some("black")).expect("part");
+        assert!(!f.on_buckets());
+        assert_eq!(
+            f.games_sql(),
+            " AND (strpos(lower(g.black), lower('o''k%')) > 0)"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! NAGs come back as written; only the tags' order and spacing may differ from the input.
 
 use crate::explore::{GameRef, Target};
-use crate::filters::{Filters, quote};
+use crate::filters::Filters;
 use crate::search::SearchQuery;
 use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
@@ -64,7 +64,8 @@ const TAG_SQL: [(&str, &str); 19] = [
 
 impl Database {
     /// A page of the games that match `filters` and, when given, whose players, event or site
-    /// contain `text` (any case): most recent first, from `offset`, at most `limit`.
+    /// contain `text` (any case; in place of `filters.text`): most recent first, from
+    /// `offset`, at most `limit`.
     pub fn games(
         &self,
         filters: &Filters,
@@ -82,19 +83,14 @@ impl Database {
         // The query engine reads LIMIT and OFFSET as 64-bit signed numbers: larger ones fail
         // its planning. No table has that many rows, so they are cut to the largest it takes.
         let (limit, offset) = (limit.min(MAX_ROWS), offset.min(MAX_ROWS));
-        let mut condition = filters.games_sql();
-        if let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) {
-            let like = quote(&format!(
-                "%{}%",
-                text.replace('\\', "\\\\")
-                    .replace('%', "\\%")
-                    .replace('_', "\\_")
-            ));
-            condition.push_str(&format!(
-                " AND (g.white ILIKE {like} OR g.black ILIKE {like} OR g.event ILIKE {like} \
-                 OR g.site ILIKE {like})"
-            ));
-        }
+        let condition = match text.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(text) => Filters {
+                text: Some(text.to_owned()),
+                ..filters.clone()
+            }
+            .games_sql(),
+            None => filters.games_sql(),
+        };
         let count = self.session().collect(&format!(
             "SELECT COUNT(*) AS n FROM game_refs g WHERE TRUE{condition}"
         ))?;

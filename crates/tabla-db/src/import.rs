@@ -1,7 +1,7 @@
 //! `tabla db import`: PGN files into the database, as one batch.
 //!
-//! The steps: take the database's lock; hash every input (BLAKE3) and refuse content already
-//! imported; convert the inputs with `tabla convert` (games, and the key-only positions table
+//! The steps: take the database's lock; hash every input (BLAKE3) and skip content already
+//! imported (or given twice); convert the inputs with `tabla convert` (games, and the key-only positions table
 //! up to max-ply) into a hidden staging directory; run `sql/explorer.sql` on DataFusion over
 //! each positions file (each sorted by key: the engine groups as rows stream, its results come
 //! sorted) and merge the results into the batch's explorer aggregate ([`crate::merge`]); at
@@ -63,14 +63,49 @@ pub struct ImportSummary {
     pub explorer_from: u64,
     /// Input bytes read, as stored (compressed bytes for `.pgn.zst` input).
     pub input_bytes: u64,
-    /// The batch's number.
+    /// The batch's number; 0 when nothing was imported (every input was skipped).
     pub batch: u32,
+    /// The inputs left out because their content is in the database already (or was given
+    /// earlier in the same import), in the order given.
+    pub skipped: Vec<SkippedInput>,
     /// The compaction that followed the import, when the database had more than
     /// [`crate::COMPACT_AFTER`] explorer parts.
     pub compacted: Option<crate::CompactSummary>,
     /// The import's phases in order with their wall times (`converting`, `aggregating`, ...),
     /// for a person asking where the time went.
     pub phases: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// An input an import left out: its content is in the database already, or was given before
+/// it in the same import.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedInput {
+    /// The input given.
+    pub input: String,
+    /// The name of the input with the same content.
+    pub earlier: String,
+    /// When that input was imported, in seconds since 1970; `None` when it was given before
+    /// this one in the same import.
+    pub imported: Option<u64>,
+}
+
+impl std::fmt::Display for SkippedInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.imported {
+            Some(when) => write!(
+                f,
+                "{}: skipped, already imported (the same content as {}, imported {})",
+                self.input,
+                self.earlier,
+                tabla_convert::utc_minute(when)
+            ),
+            None => write!(
+                f,
+                "{}: skipped, the same content as {} given before it",
+                self.input, self.earlier
+            ),
+        }
+    }
 }
 
 /// Times the phases of an import and tells the progress sink when one begins.
@@ -125,14 +160,61 @@ pub fn import(
         return Err(DbError::BadMaxPly(m));
     }
     let dir = &options.db;
+    let existed = dir.exists();
+    let was_database = dir.join(crate::MANIFEST).exists();
     std::fs::create_dir_all(dir).map_err(DbError::io(dir))?;
-    let _lock = lock(dir)?;
+    // A first import that fails leaves the directory as it found it: absent, or without the
+    // lock file and the empty `batches/` it made.
+    let undo_first = |locked_by_us: bool| {
+        if was_database {
+            return;
+        }
+        if locked_by_us {
+            let _ = std::fs::remove_file(dir.join("tabla-db.lock"));
+        }
+        let _ = std::fs::remove_dir(dir.join("batches"));
+        if !existed {
+            let _ = std::fs::remove_dir(dir);
+        }
+    };
+    let held = match lock(dir) {
+        Ok(held) => held,
+        Err(e) => {
+            if !matches!(e, DbError::Locked(_)) {
+                undo_first(true);
+            }
+            return Err(e);
+        }
+    };
+    let result = import_locked(options, progress);
+    if result.is_err() {
+        undo_first(true);
+    }
+    drop(held);
+    result
+}
+
+/// [`import`] once the database's lock is held.
+fn import_locked(
+    options: &ImportOptions,
+    progress: &dyn ProgressSink,
+) -> Result<ImportSummary, DbError> {
+    let dir = &options.db;
     let mut manifest = match Manifest::read(dir) {
         Ok(m) => m,
         Err(DbError::NotADatabase(_)) => {
-            if std::fs::read_dir(dir).map_err(DbError::io(dir))?.any(|e| {
-                e.is_ok_and(|e| e.file_name() != "tabla-db.lock" && e.file_name() != "batches")
-            }) {
+            // What a first import leaves when it is killed before it commits (the lock, its
+            // staging directory, a batch moved into place) counts as empty: the import removes
+            // it (`remove_leftovers`) and starts afresh.
+            let leftover = |name: &std::ffi::OsStr| {
+                name == "tabla-db.lock"
+                    || name == "batches"
+                    || name.to_string_lossy().starts_with(".staging-")
+            };
+            if std::fs::read_dir(dir)
+                .map_err(DbError::io(dir))?
+                .any(|e| e.is_ok_and(|e| !leftover(&e.file_name())))
+            {
                 return Err(DbError::Argument(format!(
                     "{}: not empty and not a tabla database; give a new or empty directory",
                     dir.display()
@@ -150,13 +232,23 @@ pub fn import(
             fixed: manifest.max_ply,
         });
     }
-    let records = hash_inputs(&options.inputs, &manifest)?;
+    let Hashed {
+        paths,
+        records,
+        skipped,
+    } = hash_inputs(&options.inputs, &manifest)?;
+    if records.is_empty() {
+        return Ok(ImportSummary {
+            skipped,
+            ..ImportSummary::default()
+        });
+    }
     remove_leftovers(dir, &manifest)?;
 
     let id = manifest.next_batch_id();
     let first_game_id = manifest.next_game_id();
     let staging = dir.join(format!(".staging-{id:06}"));
-    let result = build_batch(options, &manifest, &records, &staging, progress);
+    let result = build_batch(options, &manifest, &paths, &records, &staging, progress);
     let summary = match result {
         Ok(summary) => summary,
         Err(e) => {
@@ -197,6 +289,7 @@ pub fn import(
     Ok(ImportSummary {
         batch: id,
         compacted,
+        skipped,
         ..summary
     })
 }
@@ -210,6 +303,7 @@ fn is_attach(options: &ImportOptions) -> bool {
 fn build_batch(
     options: &ImportOptions,
     manifest: &Manifest,
+    paths: &[PathBuf],
     records: &[InputRecord],
     staging: &Path,
     progress: &dyn ProgressSink,
@@ -218,8 +312,7 @@ fn build_batch(
         return attach(options, manifest, staging);
     }
     let threads = NonZeroUsize::new(options.query.threads.max(1)).unwrap_or(NonZeroUsize::MIN);
-    let inputs = options
-        .inputs
+    let inputs = paths
         .iter()
         .zip(records)
         .map(|(path, record)| Input::Named {
@@ -252,6 +345,14 @@ fn build_batch(
     let mut phases = Phases::new(progress);
     phases.begin("converting");
     let converted = tabla_convert::convert_with(&convert, &limits, progress)?;
+    if converted.games == 0 {
+        let names: Vec<&str> = records.iter().map(|r| r.name.as_str()).collect();
+        return Err(DbError::NoGames(names.join(", ")));
+    }
+    if !staging.join("positions").is_dir() {
+        let names: Vec<&str> = records.iter().map(|r| r.name.as_str()).collect();
+        return Err(DbError::NoPositions(names.join(", ")));
+    }
     phases.begin("aggregating and listing");
     let mut query_options = options.query.clone();
     if query_options.spill_dir.is_none() {
@@ -296,6 +397,7 @@ fn build_batch(
         explorer_from: LISTED_FROM,
         input_bytes: converted.input_bytes,
         batch: 0,
+        skipped: Vec::new(),
         compacted: None,
         phases: phases.finish(),
     })
@@ -374,6 +476,7 @@ fn attach(
         explorer_from: 1,
         input_bytes: 0,
         batch: 0,
+        skipped: Vec::new(),
         compacted: None,
         phases: Vec::new(),
     })
@@ -513,9 +616,18 @@ fn write_game_refs(options: &QueryOptions, staging: &Path) -> Result<(), DbError
     })
 }
 
-/// The inputs' content hashes; refuses content imported before or given twice.
-fn hash_inputs(inputs: &[PathBuf], manifest: &Manifest) -> Result<Vec<InputRecord>, DbError> {
+/// The inputs an import converts (each with its content hash), and those it skips.
+struct Hashed {
+    paths: Vec<PathBuf>,
+    records: Vec<InputRecord>,
+    skipped: Vec<SkippedInput>,
+}
+
+/// The inputs' content hashes; content imported before or given twice is skipped.
+fn hash_inputs(inputs: &[PathBuf], manifest: &Manifest) -> Result<Hashed, DbError> {
+    let mut paths = Vec::new();
     let mut records: Vec<InputRecord> = Vec::new();
+    let mut skipped = Vec::new();
     for path in inputs {
         if path.as_os_str() == "-" {
             return Err(DbError::Argument(
@@ -550,18 +662,27 @@ fn hash_inputs(inputs: &[PathBuf], manifest: &Manifest) -> Result<Vec<InputRecor
             bytes,
         };
         if let Some((batch, earlier)) = manifest.find_hash(&record.blake3) {
-            return Err(DbError::AlreadyImported {
+            skipped.push(SkippedInput {
                 input: record.name,
                 earlier: earlier.name.clone(),
-                when: batch.imported,
+                imported: Some(batch.imported),
             });
+        } else if let Some(other) = records.iter().find(|r| r.blake3 == record.blake3) {
+            skipped.push(SkippedInput {
+                input: record.name,
+                earlier: other.name.clone(),
+                imported: None,
+            });
+        } else {
+            paths.push(path.clone());
+            records.push(record);
         }
-        if let Some(other) = records.iter().find(|r| r.blake3 == record.blake3) {
-            return Err(DbError::SameContent(other.name.clone(), record.name));
-        }
-        records.push(record);
     }
-    Ok(records)
+    Ok(Hashed {
+        paths,
+        records,
+        skipped,
+    })
 }
 
 /// Feeds a file's bytes to `hasher`; returns how many.

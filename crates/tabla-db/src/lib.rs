@@ -69,6 +69,7 @@
 //! parts; the tables `evals`, `review_moves` and `review_games` registered from the files).
 
 mod compact;
+mod counted;
 mod database;
 mod error;
 mod explore;
@@ -81,9 +82,11 @@ mod lookup;
 mod manifest;
 mod merge;
 mod output;
+mod players;
 mod review;
 mod review_cancel;
 mod review_figures;
+mod review_plan;
 mod review_tables;
 mod runs;
 mod search;
@@ -95,20 +98,23 @@ mod udf;
 mod values;
 
 pub use compact::{COMPACT_AFTER, CompactSummary, compact};
+pub use counted::{Counted, LeftOut};
 pub use database::{Database, Info, TableSize};
 pub use error::DbError;
 pub use explore::{Explorer, GameRef, MoveStats, Target};
 pub use filters::{FilterText, Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
 pub use games::GamePage;
-pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, import};
+pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, SkippedInput, import};
 pub use lists::GAMES_LISTED;
 pub use manifest::{
     Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION,
 };
 pub use output::{Format, write_rows};
+pub use players::PlayerCount;
 pub use review::{ReviewSummary, ReviewWith};
 pub use review_cancel::ReviewCancel;
 pub use review_figures::{GameReview, SideMarks};
+pub use review_plan::ReviewPlan;
 pub use review_tables::{
     EVALS_DIR, FROM_EVALS, REVIEW_DIR, evals_table_schema, review_games_schema,
     review_moves_schema, rules_name,

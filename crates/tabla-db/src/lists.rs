@@ -145,7 +145,8 @@ impl Decode for Positions {
 /// A counted game of the position being read.
 #[derive(Copy, Clone, Debug)]
 struct Candidate {
-    /// Rating group, speed (index in [`SPEEDS`]), month (`YYYYMM`).
+    /// Rating group, speed (index in [`SPEEDS`]), month (`YYYYMM`, `YYYY00` for a year
+    /// alone: the date filters keep or drop a year's such games together).
     bucket: (Option<i64>, Option<u8>, Option<i64>),
     game_id: i64,
     ply: i64,
@@ -247,7 +248,7 @@ pub(crate) fn write_lists(files: &[PathBuf], max_ply: u32, out: &ListsOut) -> Re
                 month,
             )?;
             candidates.push(Candidate {
-                bucket: (elo_sum.map(rating_group), speed, month),
+                bucket: (elo_sum.map(rating_group), speed, played_on.map(|d| d / 100)),
                 game_id: p.game_id.value(i),
                 ply: int_at(&p.ply, i).unwrap_or(0),
                 elo_sum,

@@ -43,6 +43,11 @@ impl Part {
             .zip(int_at(&self.month, i))
             .map(|(y, m)| y * 100 + m)
     }
+
+    /// The months row `i`'s games could have been played in ([`crate::filters::months_of`]).
+    pub(crate) fn months(&self, i: usize) -> Option<(i64, i64)> {
+        crate::filters::months_of(int_at(&self.year, i), int_at(&self.month, i))
+    }
 }
 
 impl Decode for Part {

@@ -44,7 +44,7 @@ fn start(db: &Path) -> (u64, Vec<(String, u64)>) {
 }
 
 #[test]
-fn imports_add_up_and_the_same_content_is_refused_under_any_name() {
+fn imports_add_up_and_the_same_content_is_skipped_under_any_name() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (a, b) = (
         testdata("lichess_db_1000k.pgn"),
@@ -114,31 +114,55 @@ fn imports_add_up_and_the_same_content_is_refused_under_any_name() {
         [0]
     );
 
-    // The same bytes again, under the same name or another, add nothing.
+    // The same bytes again, under the same name or another, add nothing: they are skipped,
+    // and said so with the earlier input's name and date.
     let copy = dir.path().join("renamed.pgn");
     std::fs::copy(&a, &copy).expect("copy");
-    for again in [a.clone(), copy] {
-        let err = import(
+    for again in [a.clone(), copy.clone()] {
+        let summary = import(
             &options(&db, std::slice::from_ref(&again), None),
             &tabla_convert::NoProgress,
         )
-        .expect_err("imported twice");
-        assert!(matches!(err, DbError::AlreadyImported { .. }), "{err}");
-        assert!(err.to_string().contains("already imported"), "{err}");
+        .expect("an input imported before is skipped, not refused");
+        assert_eq!((summary.batch, summary.games), (0, 0));
+        let [skipped] = &summary.skipped[..] else {
+            panic!("one input skipped: {:?}", summary.skipped)
+        };
+        assert!(skipped.imported.is_some(), "{skipped}");
+        let text = skipped.to_string();
+        assert!(text.contains("already imported"), "{text}");
+        // The date as a date (`2026-12-02 06:41 UTC`), not seconds since 1970.
+        assert!(text.contains(" UTC)"), "{text}");
     }
-    let err = import(
-        &options(
-            &db,
-            &[testdata("mate_in_2.pgn"), testdata("mate_in_2.pgn")],
-            None,
-        ),
-        &tabla_convert::NoProgress,
-    )
-    .expect_err("the same file twice in one import");
-    assert!(matches!(err, DbError::SameContent(..)), "{err}");
     let db_open = Database::open_with(&db, &query()).expect("open");
     assert_eq!(db_open.manifest().batches.len(), 2);
     assert_eq!(start(&db), (games_ab, moves_ab));
+
+    // Inputs imported before and one given twice: the rest is imported, once.
+    let mate = testdata("mate_in_2.pgn");
+    let summary = import(
+        &options(&db, &[a.clone(), mate.clone(), copy, mate.clone()], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("import the rest");
+    assert_eq!(summary.batch, 3);
+    let skipped: Vec<(String, bool)> = summary
+        .skipped
+        .iter()
+        .map(|s| (s.input.clone(), s.imported.is_some()))
+        .collect();
+    let name = |p: &Path| p.display().to_string();
+    assert_eq!(
+        skipped,
+        [
+            (name(&a), true),
+            (name(&dir.path().join("renamed.pgn")), true),
+            (name(&mate), false)
+        ]
+    );
+    let manifest = tabla_db::Manifest::read(&db).expect("manifest");
+    assert_eq!(manifest.batches.len(), 3);
+    assert_eq!(manifest.batches[2].inputs.len(), 1);
 
     // max-ply is fixed when the database is made.
     let err = import(
@@ -385,4 +409,113 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).expect("copy");
         }
     }
+}
+
+#[test]
+fn a_failed_first_import_leaves_the_directory_as_it_found_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("missing.pgn");
+    // A directory that was not there is not there after.
+    let db = dir.path().join("new-db");
+    let err = import(
+        &options(&db, &[testdata("tactics.pgn"), missing.clone()], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("missing input");
+    assert!(err.to_string().contains("missing.pgn"), "{err}");
+    assert!(
+        !db.exists(),
+        "left behind: {:?}",
+        std::fs::read_dir(&db).ok()
+    );
+    // An empty directory given stays, empty.
+    let empty = dir.path().join("empty-db");
+    std::fs::create_dir(&empty).expect("mkdir");
+    import(
+        &options(&empty, &[missing], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("missing input");
+    let left: Vec<_> = std::fs::read_dir(&empty)
+        .expect("still there")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    // And the next import into it works.
+    import(
+        &options(&empty, &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("a good import after a failed one");
+}
+
+#[test]
+fn what_a_killed_first_import_leaves_is_empty_for_the_next() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A scratch database whose batch stands in for what the killed import had written.
+    let scratch = dir.path().join("scratch");
+    import(
+        &options(&scratch, &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("scratch import");
+    let fresh = start(&scratch);
+    // Killed with kill -9 before it committed: the lock, a staging directory, and a batch moved
+    // into place, but no manifest.
+    let db = dir.path().join("db");
+    std::fs::create_dir_all(db.join("batches")).expect("mkdir");
+    std::fs::write(db.join("tabla-db.lock"), "").expect("lock file");
+    copy_dir(&scratch.join("batches/000001"), &db.join(".staging-000001"));
+    copy_dir(&scratch.join("batches/000001"), &db.join("batches/000001"));
+    import(
+        &options(&db, &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect("an import after a killed first one");
+    assert_eq!(start(&db), fresh);
+    assert!(!db.join(".staging-000001").exists());
+    // Anything else in a directory that is no database is still refused, and kept.
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).expect("mkdir");
+    std::fs::write(other.join("notes.txt"), "mine").expect("write");
+    let err = import(
+        &options(&other, &[testdata("tactics.pgn")], None),
+        &tabla_convert::NoProgress,
+    )
+    .expect_err("a directory of something else");
+    assert!(err.to_string().contains("not a tabla database"), "{err}");
+    assert!(other.join("notes.txt").is_file());
+}
+
+#[test]
+fn an_empty_file_is_no_games_and_names_no_staging_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("empty.pgn");
+    std::fs::write(&empty, "").expect("write");
+    let db = dir.path().join("db");
+    let err =
+        import(&options(&db, &[empty], None), &tabla_convert::NoProgress).expect_err("no games");
+    let text = err.to_string();
+    assert!(err.is_usage(), "{text}");
+    assert!(text.contains("empty.pgn: no games"), "{text}");
+    assert!(!text.contains(".staging"), "{text}");
+    assert!(!db.exists());
+}
+
+#[test]
+fn games_without_a_playable_start_are_refused_by_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad-fen.pgn");
+    std::fs::write(&bad, "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n").expect("write");
+    let db = dir.path().join("db");
+    let err = import(&options(&db, &[bad], None), &tabla_convert::NoProgress)
+        .expect_err("no playable start");
+    let text = err.to_string();
+    assert!(err.is_usage(), "{text}");
+    assert!(
+        text.contains("bad-fen.pgn: no game with a playable start"),
+        "{text}"
+    );
+    assert!(!text.contains(".staging"), "{text}");
+    assert!(!db.exists());
 }

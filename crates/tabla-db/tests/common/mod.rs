@@ -49,6 +49,8 @@ pub fn filters(v: &Value) -> Filters {
         since: month("since"),
         until: month("until"),
         player: v.get("player").and_then(Value::as_str).map(str::to_owned),
+        player_match: None,
+        text: None,
         color: v.get("color").and_then(Value::as_str).map(|c| match c {
             "white" => Side::White,
             _ => Side::Black,
