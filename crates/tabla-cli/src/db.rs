@@ -8,6 +8,7 @@ use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Instant;
+use tabla::plural;
 use tabla_db::{
     Database, FilterText, Filters, Format, ImportOptions, QueryOptions, SearchQuery, Target,
 };
@@ -28,6 +29,9 @@ pub enum DbCommand {
     Search(SearchArgs),
     /// Write the database's games (under the filters, or those that reached a position) as PGN.
     Export(ExportArgs),
+    /// The players whose name contains TEXT, in any case, with their games (most first): the
+    /// exact names --player takes.
+    Players(PlayersArgs),
     /// Run a read-only SQL query over the tables games, positions, explorer and the reviews'.
     Sql(SqlArgs),
     /// Review the games (under the filters) with an engine, or from their [%eval]s, into the
@@ -87,6 +91,21 @@ pub struct CompactArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct PlayersArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// A part of the name, in any case (`karpov`); every player when not given.
+    #[arg(value_name = "TEXT", default_value = "")]
+    text: String,
+    /// At most this many names.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    limit: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct InfoArgs {
     #[command(flatten)]
     db: DbArgs,
@@ -105,18 +124,25 @@ pub struct FilterArgs {
     /// Speeds, from TimeControl by lichess's thresholds: bullet,blitz,rapid,classical,correspondence.
     #[arg(long, value_name = "LIST")]
     speed: Option<String>,
-    /// Games played in this month or later (UTCDate, else Date); games without a known month are
-    /// left out.
+    /// Games played in this month or later (UTCDate, else Date). A game dated by its year alone
+    /// (1964.??.??) is in when its whole year is (--since 1964-01 keeps it, --since 1964-06 does
+    /// not); games without a known year are left out.
     #[arg(long, value_name = "YYYY-MM")]
     since: Option<String>,
-    /// Games played in this month or earlier.
+    /// Games played in this month or earlier; a game dated by its year alone is in when its
+    /// whole year is (--until 1964-12 keeps a 1964.??.?? game, --until 1964-06 does not).
     #[arg(long, value_name = "YYYY-MM")]
     until: Option<String>,
-    /// A player's games: the name exactly as in the White or Black tag.
-    #[arg(long, value_name = "NAME")]
+    /// A player's games: the name exactly as in the White or Black tag (for scripts; see
+    /// --player-match and `tabla db players`).
+    #[arg(long, value_name = "NAME", conflicts_with = "player_match")]
     player: Option<String>,
-    /// With --player: only the games where the player had this colour.
-    #[arg(long, value_name = "white|black", requires = "player")]
+    /// The games of every player whose name contains TEXT, in any case (`karpov` finds
+    /// "Karpov, Anatoly" and "Karpov, An").
+    #[arg(long, value_name = "TEXT")]
+    player_match: Option<String>,
+    /// With --player or --player-match: only the games where the player had this colour.
+    #[arg(long, value_name = "white|black")]
     color: Option<String>,
 }
 
@@ -128,7 +154,9 @@ impl FilterArgs {
             since: self.since.as_deref(),
             until: self.until.as_deref(),
             player: self.player.as_deref(),
+            player_match: self.player_match.as_deref(),
             color: self.color.as_deref(),
+            text: None,
         })?)
     }
 }
@@ -220,6 +248,28 @@ pub struct DbReviewArgs {
     engine: EngineArgs,
 }
 
+/// `4301 games, 4290 counted by the explorer; 11 left out: result unknown (*)`.
+fn explorer_counted(info: &tabla_db::Info) -> String {
+    let e = &info.explorer;
+    let mut line = format!(
+        "{}, {} counted by the explorer",
+        plural(info.games, "game"),
+        e.counted
+    );
+    if !e.left_out.is_empty() {
+        let left: u64 = e.left_out.iter().map(|l| l.games).sum();
+        let reasons: Vec<String> = match &e.left_out[..] {
+            [only] => vec![only.reason.clone()],
+            all => all
+                .iter()
+                .map(|l| format!("{} {}", l.games, l.reason))
+                .collect(),
+        };
+        line.push_str(&format!("; {left} left out: {}", reasons.join(", ")));
+    }
+    line
+}
+
 /// Runs a `tabla db` subcommand: exit status 1 when `review` could not review a game.
 pub fn run(command: DbCommand, out: &mut impl Write) -> anyhow::Result<Outcome> {
     match command {
@@ -260,13 +310,16 @@ fn review(args: DbReviewArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let summary = summary?;
     crate::review::warn(summary.warnings.clone());
     eprintln!(
-        "review {} ({} rules): {} games selected, {} reviewed before",
-        summary.engine, summary.rules, summary.selected, summary.already
+        "review {} ({} rules): {} selected, {} reviewed before",
+        summary.engine,
+        summary.rules,
+        plural(summary.selected, "game"),
+        summary.already
     );
     if summary.counts.errors > 0 {
         eprintln!(
-            "{} games could not be reviewed: SELECT game_id, error FROM review_games WHERE error IS NOT NULL",
-            summary.counts.errors
+            "{} could not be reviewed: SELECT game_id, error FROM review_games WHERE error IS NOT NULL",
+            plural(summary.counts.errors, "game")
         );
     }
     writeln!(out, "{}", summary.counts)?;
@@ -288,20 +341,32 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             if summary.parts <= 1 {
                 writeln!(
                     out,
-                    "nothing to compact: the explorer has {} part(s)",
-                    summary.parts
+                    "nothing to compact: the explorer has {}",
+                    plural(summary.parts, "part")
                 )?;
             } else {
                 writeln!(
                     out,
-                    "compacted {} parts ({} rows, and {} positions counted where a part lacked \
-                     them) into one ({} rows) in {:.2} s",
-                    summary.parts,
-                    summary.rows_before,
-                    summary.completed,
-                    summary.rows,
+                    "compacted {} ({}, and {} counted where a part lacked them) into one ({}) \
+                     in {:.2} s",
+                    plural(summary.parts, "part"),
+                    plural(summary.rows_before, "row"),
+                    plural(summary.completed, "position"),
+                    plural(summary.rows, "row"),
                     start.elapsed().as_secs_f64()
                 )?;
+            }
+            Ok(())
+        }
+        DbCommand::Players(args) => {
+            let db = Database::open_with(&args.db.db, &args.db.query())?;
+            let players = db.players(&args.text, args.limit)?;
+            if args.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&players)?)?;
+                return Ok(());
+            }
+            for p in &players {
+                writeln!(out, "{:>7}  {}", p.games, p.name)?;
             }
             Ok(())
         }
@@ -320,12 +385,15 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             writeln!(out, "errors          {}", info.errors)?;
             writeln!(out, "warnings        {}", info.warnings)?;
             writeln!(out, "positions       {}", info.positions)?;
+            writeln!(out, "explorer        {}", explorer_counted(&info))?;
             writeln!(out, "input bytes     {}", info.input_bytes)?;
             for t in &info.table_bytes {
                 writeln!(
                     out,
-                    "table {:<9} {} bytes in {} files",
-                    t.table, t.bytes, t.files
+                    "table {:<9} {} in {}",
+                    t.table,
+                    plural(t.bytes, "byte"),
+                    plural(t.files, "file")
                 )?;
             }
             Ok(())
@@ -348,8 +416,11 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             writeln!(out, "{}", answer.fen)?;
             writeln!(
                 out,
-                "{} games: white {}, draws {}, black {}",
-                answer.games, answer.white, answer.draws, answer.black
+                "{}: white {}, draws {}, black {}",
+                plural(answer.games, "game"),
+                answer.white,
+                answer.draws,
+                answer.black
             )?;
             writeln!(
                 out,
@@ -398,7 +469,7 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             }
             let db = Database::open_with(&args.db.db, &args.db.query())?;
             let n = db.export(&filters, target.as_ref(), out)?;
-            eprintln!("exported {n} games");
+            eprintln!("exported {}", plural(n, "game"));
             Ok(())
         }
         DbCommand::Sql(args) => {
@@ -439,7 +510,7 @@ fn search(args: SearchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         writeln!(out, "{}", serde_json::to_string(&answer)?)?;
         return Ok(());
     }
-    writeln!(out, "{} games", answer.total)?;
+    writeln!(out, "{}", plural(answer.total, "game"))?;
     for g in &answer.games {
         writeln!(out, "  {}", game_line(g))?;
     }
@@ -483,17 +554,28 @@ fn import(args: ImportArgs, out: &mut impl Write) -> anyhow::Result<()> {
     progress.bar.finish_and_clear();
     let summary = summary?;
     let seconds = start.elapsed().as_secs_f64();
+    for skipped in &summary.skipped {
+        eprintln!("{skipped}");
+    }
+    if summary.batch == 0 {
+        eprintln!(
+            "nothing imported: {} holds every input already",
+            options.db.display()
+        );
+        writeln!(out, "games 0, errors 0, warnings 0, positions 0")?;
+        return Ok(());
+    }
     eprintln!(
-        "import {}: {} input bytes in {seconds:.2} s on {threads} thread(s), {:.1} MB/s; \
-         {} explorer rows",
+        "import {}: {} of input in {seconds:.2} s on {}, {:.1} MB/s; {}",
         summary.batch,
-        summary.input_bytes,
+        plural(summary.input_bytes, "byte"),
+        plural(threads, "thread"),
         if seconds > 0.0 {
             summary.input_bytes as f64 / seconds / 1e6
         } else {
             0.0
         },
-        summary.explorer_rows
+        plural(summary.explorer_rows, "explorer row")
     );
     if !summary.phases.is_empty() {
         let phases: Vec<String> = summary
@@ -505,8 +587,10 @@ fn import(args: ImportArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
     if let Some(c) = &summary.compacted {
         eprintln!(
-            "compacted the explorer's {} parts ({} rows) into one ({} rows)",
-            c.parts, c.rows_before, c.rows
+            "compacted the explorer's {} ({}) into one ({})",
+            plural(c.parts, "part"),
+            plural(c.rows_before, "row"),
+            plural(c.rows, "row")
         );
     }
     writeln!(

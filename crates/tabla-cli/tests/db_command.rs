@@ -59,13 +59,23 @@ fn import_prints_the_same_counts_as_convert() {
         "{line} / {}",
         convert.last_line()
     );
-    // Importing the same files again is refused with exit 2.
+    // Importing a file again skips it, says so with the date it was imported, and imports
+    // the rest.
     let again = tabla(&["db", "import", "--db", utf8(&db), &files[1]]);
-    assert_eq!(again.code, 2);
+    assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(
-        again.stderr.contains("already imported"),
+        again.stderr.contains("skipped, already imported") && again.stderr.contains(" UTC)"),
         "{}",
         again.stderr
+    );
+    assert!(
+        again.stderr.contains("nothing imported"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(
+        again.last_line(),
+        "games 0, errors 0, warnings 0, positions 0"
     );
     let info = tabla(&["db", "info", "--db", utf8(&db), "--json"]);
     assert_eq!(info.code, 0, "{}", info.stderr);
@@ -77,6 +87,23 @@ fn import_prints_the_same_counts_as_convert() {
         .parse()
         .expect("games");
     assert_eq!(info["games"].as_u64(), Some(games));
+
+    // `import A B` with A imported before: A skipped (and named), B imported.
+    let tactics = pgn("tactics.pgn");
+    let more = tabla(&["db", "import", "--db", utf8(&db), &files[0], &tactics]);
+    assert_eq!(more.code, 0, "{}", more.stderr);
+    assert!(
+        more.stderr
+            .contains(&format!("{}: skipped, already imported", files[0])),
+        "{}",
+        more.stderr
+    );
+    assert!(!more.stderr.contains("nothing imported"), "{}", more.stderr);
+    let line = more.last_line();
+    assert!(
+        line.starts_with("games ") && !line.starts_with("games 0,"),
+        "{line}"
+    );
 }
 
 #[test]
