@@ -3,7 +3,7 @@
 // in the PGN browser. No DOM here: db-view.ts, explorer.ts and games-page.ts render what this
 // computes, and tests/unit/db-query.test.ts checks it under Node.
 
-import type { DbGameRef, DbReviewProgressCounts, DbSideMarks } from './types';
+import type { DbGameRef, DbReviewPlanJson, DbReviewProgressCounts, DbSideMarks } from './types';
 
 /** The speeds the database knows, as `speed` takes them. */
 export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
@@ -176,6 +176,28 @@ export function reviewFraction(p: DbReviewProgressCounts): number {
   const games = Math.min(1, p.games / p.total);
   const positions = p.positions > 0 ? Math.min(1, (p.evaluated + p.from_cache) / p.positions) : 0;
   return games * positions;
+}
+
+/** A rough duration: "under a minute", "about 12 minutes", "about 2.5 hours", "about 3 days". */
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return 'under a minute';
+  const minutes = seconds / 60;
+  if (minutes < 90) return `about ${Math.round(minutes)} minute${Math.round(minutes) === 1 ? '' : 's'}`;
+  const hours = minutes / 60;
+  if (hours < 48) return `about ${Number(hours.toFixed(1))} hours`;
+  return `about ${Math.round(hours / 24)} days`;
+}
+
+/** The question a bulk review asks before it starts: its games, their positions and about how
+ * long at the measured rate. */
+export function reviewPlanText(plan: DbReviewPlanJson): string {
+  const games = `${formatCount(plan.games)} game${plan.games === 1 ? '' : 's'}`;
+  const positions = `${formatCount(plan.positions)} position${plan.positions === 1 ? '' : 's'}`;
+  const time =
+    plan.seconds === null || plan.positions_per_second === null
+      ? 'no estimate of the time for this budget'
+      : `${formatDuration(plan.seconds)} at about ${formatCount(Math.round(plan.positions_per_second))} positions a second`;
+  return `Review ${games} (${positions}) with the server's engine: ${time}. Games reviewed before are skipped.`;
 }
 
 /** The PGN browser's address for a game of the database at a ply (0: the start). */

@@ -3,7 +3,7 @@
 // list of games.
 
 import { type DbFilters, SPEEDS, accuracyCells, filtersFromJson, filtersSummary, formatCount, gameCells, wdlPercents } from './db-query';
-import type { DbGameRef, DbStatusJson } from './types';
+import type { DbGameRef, DbPlayersJson, DbStatusJson } from './types';
 import { api, h } from './util';
 
 const FILTERS_KEY = 'tabla.dbFilters';
@@ -50,6 +50,37 @@ export interface FilterForm {
 }
 
 /**
+ * The suggestions of a player box: as one types, the exact names (`GET /api/db/players`) that
+ * contain the text in any case, each with its games, so that `karpov` offers "Karpov, Anatoly".
+ */
+function playerSuggestions(input: HTMLInputElement, listId: string): HTMLDataListElement {
+  const list = h('datalist', { id: listId });
+  let asked = 0;
+  let timer: number | undefined;
+  input.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    const q = input.value.trim();
+    if (q.length < 2) {
+      list.replaceChildren();
+      return;
+    }
+    timer = window.setTimeout(() => {
+      const ticket = ++asked;
+      api<DbPlayersJson>(`/api/db/players?${new URLSearchParams({ q, limit: '20' }).toString()}`).then(
+        (answer) => {
+          if (ticket !== asked) return;
+          list.replaceChildren(...answer.players.map((p) => h('option', { value: p.name, label: `${formatCount(p.games)} games` })));
+        },
+        () => {
+          // No suggestions: the box still takes an exact name.
+        },
+      );
+    }, 150);
+  });
+  return list;
+}
+
+/**
  * The filters as a folding form: rating range, speeds, months, player and colour. `apply` is
  * called with the new filters when the form is applied or cleared; they are remembered.
  */
@@ -61,7 +92,8 @@ export function filterForm(idPrefix: string, apply: (f: DbFilters) => void): Fil
   const speedBoxes = SPEEDS.map((s) => h('input', { type: 'checkbox', value: s, id: id(`speed-${s}`) }));
   const since = h('input', { type: 'month', id: id('since'), placeholder: 'YYYY-MM' });
   const until = h('input', { type: 'month', id: id('until'), placeholder: 'YYYY-MM' });
-  const player = h('input', { type: 'text', id: id('player'), spellcheck: 'false', placeholder: 'exact name' });
+  const player = h('input', { type: 'text', id: id('player'), spellcheck: 'false', placeholder: 'exact name', list: id('player-names'), autocomplete: 'off' });
+  const names = playerSuggestions(player, id('player-names'));
   const color = h(
     'select',
     { id: id('color'), 'aria-label': 'Colour of the player' },
@@ -109,7 +141,7 @@ export function filterForm(idPrefix: string, apply: (f: DbFilters) => void): Fil
       ...speedBoxes.map((box) => h('label', { for: box.id }, box, ` ${box.value}`)),
     ),
     h('div', { class: 'row' }, h('label', { for: id('since') }, 'From'), since, h('label', { for: id('until') }, 'to'), until),
-    h('div', { class: 'row' }, h('label', { for: id('player') }, 'Player'), player, color),
+    h('div', { class: 'row' }, h('label', { for: id('player') }, 'Player'), player, names, color),
     h(
       'div',
       { class: 'row' },

@@ -255,7 +255,9 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
     }
     const text = (e as Error).message.replace(/^invalid FEN ".*?": /, '');
     const kind = !(e instanceof ApiError) ? 'Error' : e.status === 400 ? 'Illegal position' : e.status === 422 ? 'Not in the tables' : 'Error';
-    return [h('p', { class: 'msg msg-error', role: 'alert' }, `${kind}: ${text}.`)];
+    // The server's text may start with what the heading says ("illegal position: ..."): say it once.
+    const said = text.toLowerCase().startsWith(kind.toLowerCase()) ? text.charAt(0).toUpperCase() + text.slice(1) : `${kind}: ${text}`;
+    return [h('p', { class: 'msg msg-error', role: 'alert' }, `${said.replace(/\.$/, '')}.`)];
   }
 
   function answer(res: TbJson | null): void {

@@ -210,6 +210,14 @@ export interface DbInfo {
   positions: number;
   input_bytes: number;
   table_bytes: DbTableSize[];
+  /** The games the opening explorer counts, and why it leaves the others out. */
+  explorer: DbExplorerCounted;
+}
+
+/** `DbInfo.explorer`: games counted (a result and a move), the others by reason. */
+export interface DbExplorerCounted {
+  counted: number;
+  left_out: { reason: string; games: number }[];
 }
 
 /** `GET /api/db` without a database: how to make one and serve it. */
@@ -323,6 +331,31 @@ export interface DbExplorerJson {
   moves: DbMoveStats[];
   top_games: DbGameRef[];
   recent_games: DbGameRef[];
+}
+
+/** A player's exact name as the tags hold it, and their games. */
+export interface DbPlayerCount {
+  name: string;
+  games: number;
+}
+
+/** `GET /api/db/players?q=TEXT`: the names that contain TEXT in any case, most games first. */
+export interface DbPlayersJson {
+  players: DbPlayerCount[];
+}
+
+/** `GET /api/db/review/plan`: what `POST /api/db/review` with the same parameters would take up. */
+export interface DbReviewPlanJson {
+  /** Games selected (those reviewed before included: the review skips them). */
+  games: number;
+  positions: number;
+  /** Engines run at once, one a core. */
+  engines: number;
+  /** At the measured rate; null when the budget has none (a depth). */
+  positions_per_second: number | null;
+  seconds: number | null;
+  /** Where the rate comes from. */
+  rate_from: string;
 }
 
 /** `GET /api/db/search` and `GET /api/db/games`: a page of the games that match. */

@@ -107,6 +107,24 @@ pub async fn games(
     Ok(Json(answer))
 }
 
+/// `GET /api/db/players?q=TEXT&limit=N`: the players whose name contains `TEXT` in any case,
+/// with their games, most first (`{"players": [{"name", "games"}]}`): the exact names the
+/// `player` filter takes.
+pub async fn players(
+    State(state): State<AppState>,
+    params: Params,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let db = database(&state)?;
+    let (page, text) = (page(&params)?, text(&params)?);
+    let players = db
+        .query(move |db| {
+            db.players(text.as_deref().unwrap_or(""), page.limit)
+                .map_err(db_error)
+        })
+        .await?;
+    Ok(Json(json!({ "players": players })))
+}
+
 /// `GET /api/db/game/{id}`: the game read from its PGN by the same code as
 /// `POST /api/pgn/game` ([`game_with_pgn`]), so the PGN browser shows it as any other; 404
 /// when the database has no such game, 400 for an id that is not one.

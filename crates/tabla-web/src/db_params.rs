@@ -95,8 +95,10 @@ pub fn search_query(params: &Params) -> Result<SearchQuery, ApiError> {
 }
 
 /// The filters: `rating` (`1600-1999`, `2000-`, `-1500`), `speed` (`blitz,rapid`), `since`
-/// and `until` (`YYYY-MM`), `player` (a name exactly as in the tags) and `color` (`white` or
-/// `black`, with `player`).
+/// and `until` (`YYYY-MM`; a game dated by its year alone is in when its whole year is),
+/// `player` (a name exactly as in the tags), `player_match` (a part of a name, any case),
+/// `color` (`white` or `black`, with `player` or `player_match`) and `q` (the games page's
+/// text search: players, event or site, any case).
 pub fn filters(params: &Params) -> Result<Filters, ApiError> {
     let map = parameters(params)?;
     Filters::from_text(&FilterText {
@@ -105,7 +107,9 @@ pub fn filters(params: &Params) -> Result<Filters, ApiError> {
         since: given(map, "since"),
         until: given(map, "until"),
         player: given(map, "player"),
+        player_match: given(map, "player_match"),
         color: given(map, "color"),
+        text: given(map, "q"),
     })
     .map_err(db_error)
 }

@@ -95,11 +95,78 @@ impl Cancel for ReviewCancel {
     }
 }
 
+/// Nodes a second one engine of the pool searches in a review at the default budget, measured:
+/// an 82-ply game (83 positions) reviewed at 450,000 nodes a position in 9.1 to 9.7 s by two
+/// engines on two cores (commit 6cfc891, `tabla review`; 9.4 s taken), so about 2.0 million.
+const MEASURED_NODES_PER_SECOND: f64 = 83.0 * 450_000.0 / 9.4 / 2.0;
+
+/// What [`plan`] answers: the games and positions a review would take up, and how long it
+/// would take at the measured rate.
+#[derive(Serialize, Debug)]
+struct Plan {
+    /// Games the filters select (those reviewed before included: the review skips them).
+    games: u64,
+    /// Their positions.
+    positions: u64,
+    /// Engines the review would run at once (one a core).
+    engines: usize,
+    /// Positions a second at the measured rate, for this budget and these engines; `None`
+    /// for a budget in depth (no rate measured).
+    positions_per_second: Option<f64>,
+    /// `positions / positions_per_second`, rounded up.
+    seconds: Option<u64>,
+    /// Where the rate comes from.
+    rate_from: &'static str,
+}
+
+/// `GET /api/db/review/plan` with the filters of `POST /api/db/review`: what that review
+/// would take up (games, positions) and about how long, so that the page asks before it
+/// starts. Nothing runs.
+pub async fn plan(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
+    let db = database(&state)?;
+    let filters = filters(&params)?;
+    let budget = state.reviews.budget();
+    let plan = db
+        .query(move |db| db.review_plan(&filters).map_err(db_error))
+        .await?;
+    let engines = Pool::default_size().max(1);
+    let per_position = match budget {
+        Budget::Nodes(n) => Some(n as f64 / MEASURED_NODES_PER_SECOND),
+        Budget::MoveTime(t) => Some(t.as_secs_f64()),
+        Budget::Depth(_) | Budget::Infinite => None,
+    };
+    let positions_per_second = per_position
+        .filter(|s| *s > 0.0)
+        .map(|s| engines as f64 / s);
+    let answer = Plan {
+        games: plan.games,
+        positions: plan.positions,
+        engines,
+        positions_per_second,
+        seconds: positions_per_second.map(|r| (plan.positions as f64 / r).ceil() as u64),
+        rate_from: "about 2.0 million nodes a second an engine (an 82-ply game at 450,000 nodes \
+                    a position in 9.4 s on two cores), one engine a core",
+    };
+    Ok(axum::Json(answer).into_response())
+}
+
 /// `POST /api/db/review` with the filters of `GET /api/db/games` as query parameters.
 pub async fn review(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
     let db = database(&state)?;
     let filters = filters(&params)?;
     filters.validate().map_err(db_error)?;
+    // A review of every game takes hours on a large database: it must be asked for.
+    let all = crate::query::optional(&params, "all");
+    if filters == tabla_db::Filters::default() && all != Some("1") {
+        return Err(ApiError::bad_request(
+            "no filter given: a review of the whole database needs `all=1`",
+        ));
+    }
+    if let Some(other) = all.filter(|a| *a != "1") {
+        return Err(ApiError::bad_request(format!(
+            "query parameter `all` is 1, not {other:?}"
+        )));
+    }
     let Some(place) = state.reviews.try_place() else {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,

@@ -98,7 +98,7 @@ pub fn db_error(e: DbError) -> ApiError {
     if !e.is_usage() {
         return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
     }
-    let mut text = e.to_string();
+    let mut text = e.to_string().replace("--player-match", "`player_match`");
     for name in PARAMETERS {
         text = text.replace(&format!("--{name}"), &format!("`{name}`"));
     }

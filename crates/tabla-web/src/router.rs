@@ -40,6 +40,11 @@ pub fn router(state: AppState) -> Router {
         .merge(db_routes())
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(assets::asset)
+        .layer(axum::middleware::from_fn(crate::known_params::check))
+        .layer(axum::middleware::from_fn_with_state(
+            state.hosts.clone(),
+            crate::site_guard::guard,
+        ))
         .with_state(state)
 }
 
@@ -51,8 +56,10 @@ fn db_routes() -> Router<AppState> {
         .route("/api/db/explore", get(db::explore))
         .route("/api/db/search", get(db::search))
         .route("/api/db/games", get(db::games))
+        .route("/api/db/players", get(db::players))
         .route("/api/db/game/{id}", get(db::game))
         .route("/api/db/review", post(db_review::review))
+        .route("/api/db/review/plan", get(db_review::plan))
 }
 
 /// The game database's routes in a build without it: what a server without `--db` answers.
@@ -63,8 +70,10 @@ fn db_routes() -> Router<AppState> {
         .route("/api/db/explore", get(db::absent))
         .route("/api/db/search", get(db::absent))
         .route("/api/db/games", get(db::absent))
+        .route("/api/db/players", get(db::absent))
         .route("/api/db/game/{id}", get(db::absent))
         .route("/api/db/review", post(db::absent))
+        .route("/api/db/review/plan", get(db::absent))
 }
 
 /// A route called with a method it does not take: 405 with a JSON error (axum adds the `Allow`

@@ -29,7 +29,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
                 .await
                 .context("opening the game database")??;
             let games = db.database().manifest().games();
-            eprintln!("game database: {shown} ({games} games)");
+            eprintln!("game database: {shown} ({})", tabla::plural(games, "game"));
             Some(Arc::new(db))
         }
     };
@@ -51,10 +51,10 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let tb = tokio::task::spawn_blocking(move || TbDir::open(&tb_dir, default, &solved))
         .await
         .context("opening the endgame tables")?
-        .with_context(|| format!("opening the endgame tables in {shown}"))?;
+        .context("opening the endgame tables")?;
     eprintln!(
-        "endgame tables: {} endings ({shown}, and KBNvK, KQvK and KRvK solved in memory)",
-        tb.endings()
+        "endgame tables: {} ({shown}, and KBNvK, KQvK and KRvK solved in memory)",
+        tabla::plural(tb.endings(), "ending")
     );
     let mut state = AppState::new(tb);
     // The engine plays those endings exactly, and every ending whose table the directory holds
@@ -67,8 +67,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let live =
         tokio::task::spawn_blocking(move || LiveEngines::start(spec, Some(oracle), MAX_ANALYSES))
             .await
-            .context("starting the engine")?
-            .context("starting the engine")?;
+            .context("starting the engine")??;
     eprintln!("engine: {}", live.id());
     state.live = Arc::new(live);
     state.body_limit = config.body_limit;
@@ -81,6 +80,17 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}:{}", config.host, config.port))?;
     let addr = listener.local_addr().context("the listener's address")?;
+    state.hosts = Arc::new(crate::site_guard::HostRule::listening(
+        &config.host,
+        addr.port(),
+    ));
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "tabla serve: --host {} is not a loopback address: every machine that can reach \
+             {addr} can use this server (its engine, its database, its reviews), with no password",
+            config.host
+        );
+    }
     eprintln!("tabla serve: listening on http://{addr}/ (Ctrl-C to stop)");
     axum::serve(listener, router(state))
         .with_graceful_shutdown(async {

@@ -7,6 +7,7 @@ use crate::game_db::GameDb;
 use crate::live::LiveEngines;
 use crate::review_places::GameReviews;
 use crate::sample::SAMPLE_PGN;
+use crate::site_guard::HostRule;
 use crate::tb_dir::TbDir;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -33,6 +34,9 @@ pub struct AppState {
     /// The game database behind the `/api/db` routes (`tabla serve --db DIR`), if any.
     #[cfg(feature = "db")]
     pub db: Option<Arc<GameDb>>,
+    /// The names and port a request's `Host` may give (see [`HostRule`]); [`serve`](crate::serve)
+    /// sets the port it listens on.
+    pub hosts: Arc<HostRule>,
 }
 
 impl AppState {
@@ -51,6 +55,7 @@ impl AppState {
             reviews: Arc::new(GameReviews::in_data_dir()),
             #[cfg(feature = "db")]
             db: None,
+            hosts: Arc::new(HostRule::default()),
         }
     }
 }

@@ -141,7 +141,7 @@ fn explore_answers_what_the_library_answers() {
     assert_eq!(
         f.json(
             "/api/db/explore?fen=startpos&rating=1600-2199\
-             &speed=blitz,rapid,bullet&since=2013-01&until=2030-12&player=&color="
+             &speed=blitz,rapid,bullet&since=2013-01&until=2030-12"
         ),
         value(&answer)
     );
@@ -238,7 +238,7 @@ fn games_page_through_the_database() {
         ..Filters::default()
     };
     assert_eq!(
-        f.json("/api/db/games?q=&rating=2000-&limit=3"),
+        f.json("/api/db/games?rating=2000-&limit=3"),
         value(db.games(&rated, None, 3, 0).expect("games"))
     );
 }
@@ -556,7 +556,7 @@ fn a_bulk_review_ends_when_its_client_leaves_and_one_runs_at_a_time() {
     let f = Fixture::new();
     // A budget no test waits for: only a cancel ends this review soon.
     let (app, reviews) = reviewing_app(&f, 50_000_000);
-    let req = Request::post("/api/db/review")
+    let req = Request::post("/api/db/review?all=1")
         .body(Body::empty())
         .expect("request");
     let started = std::time::Instant::now();
@@ -618,6 +618,12 @@ fn a_bulk_review_refuses_bad_filters() {
         ("speed=turbo", "turbo"),
         ("color=white", "`player`"),
         ("rating=abc", "rating"),
+        // A typo is not ignored (it would review the whole database), nor is an empty filter.
+        ("playr=Carlsen", "unknown query parameter `playr`"),
+        ("player=", "empty query parameter `player`"),
+        // The whole database only when asked for.
+        ("", "needs `all=1`"),
+        ("all=yes&speed=blitz", "`all` is 1"),
     ] {
         let a = f.runtime.block_on(send(
             app.clone(),

@@ -482,7 +482,7 @@ fn short(value: &Value) -> String {
 
 /// Every route of the router: method, path, and the type of `types.ts` its JSON answer is read
 /// as (`None`: not JSON).
-const ROUTES: [(&str, &str, Option<&str>); 18] = [
+const ROUTES: [(&str, &str, Option<&str>); 20] = [
     ("GET", "/api/position", Some("PositionLineJson")),
     ("GET", "/api/play", Some("PlayedJson")),
     ("GET", "/api/kbnk", Some("ProbeJson")),
@@ -500,7 +500,9 @@ const ROUTES: [(&str, &str, Option<&str>); 18] = [
     ("GET", "/api/db/explore", Some("DbExplorerJson")),
     ("GET", "/api/db/search", Some("DbGameList")),
     ("GET", "/api/db/games", Some("DbGameList")),
+    ("GET", "/api/db/players", Some("DbPlayersJson")),
     ("GET", "/api/db/game/{id}", Some("PgnGameWithText")),
+    ("GET", "/api/db/review/plan", Some("DbReviewPlanJson")),
     // Each line of its NDJSON.
     ("POST", "/api/db/review", Some("DbReviewLine")),
 ];
@@ -720,6 +722,47 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
         db_get("/api/db".into()).await,
         "DbStatusJson",
     );
+    // A database with games the explorer leaves out (result unknown): `explorer.left_out`.
+    let unknown_dir = tempfile::tempdir().expect("temporary directory");
+    let unknown_path = unknown_dir.path().to_owned();
+    let with_unknown = tokio::task::spawn_blocking(move || {
+        let query = tabla_db::QueryOptions {
+            threads: 2,
+            memory: 128 << 20,
+            spill_dir: None,
+        };
+        let options = tabla_db::ImportOptions {
+            db: unknown_path.clone(),
+            inputs: vec![
+                tabla_testdata::testdata_dir()
+                    .join("results")
+                    .join("result-spellings.pgn"),
+            ],
+            max_ply: None,
+            query: query.clone(),
+        };
+        tabla_db::import(&options, &tabla_convert::NoProgress).expect("import");
+        tabla_web::GameDb::new(tabla_db::Database::open_with(&unknown_path, &query).expect("open"))
+    })
+    .await
+    .expect("the import runs");
+    let status = send(
+        app_with_db(std::sync::Arc::new(with_unknown)),
+        axum::http::Request::get("/api/db")
+            .body(axum::body::Body::empty())
+            .expect("request"),
+    )
+    .await;
+    assert!(
+        status.json()["explorer"]["left_out"][0]["games"].as_u64() > Some(0),
+        "{:?}",
+        status.json()
+    );
+    keep(
+        "GET /api/db (games left out)".into(),
+        status,
+        "DbStatusJson",
+    );
     // The start (moves with ratings and months, games listed), a position no game reached,
     // a bad FEN.
     for fen in [START, mate, "not a fen"] {
@@ -770,6 +813,19 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
             send(app, req).await
         }
     };
+    let part = player.chars().take(3).collect::<String>().to_lowercase();
+    for uri in [
+        format!("/api/db/players?q={}", enc(&part)),
+        "/api/db/players?limit=2".to_owned(),
+    ] {
+        keep(uri.clone(), db_get(uri).await, "DbPlayersJson");
+    }
+    for uri in [
+        format!("/api/db/review/plan?player={}", enc(&player)),
+        "/api/db/review/plan?speed=turbo".to_owned(),
+    ] {
+        keep(uri.clone(), db_get(uri).await, "DbReviewPlanJson");
+    }
     let reviewed = db_post(format!("/api/db/review?player={}", enc(&player))).await;
     assert_eq!(reviewed.content_type, "application/x-ndjson");
     for (i, line) in String::from_utf8_lossy(&reviewed.body).lines().enumerate() {

@@ -10,7 +10,9 @@ import {
   filtersFromJson,
   filtersSummary,
   formatCount,
+  formatDuration,
   reviewFraction,
+  reviewPlanText,
   accuracyCells,
   gameCells,
   pageLabel,
@@ -149,5 +151,23 @@ describe('a bulk review\'s progress', () => {
     assert.equal(at(5, 10, 50, 100), 0.25);
     assert.equal(at(10, 10, 100, 100), 1);
     assert.equal(at(0, 0, 0, 0), 1, 'nothing to review is done');
+  });
+});
+
+describe('the question before a bulk review', () => {
+  test('rough durations', () => {
+    assert.equal(formatDuration(59), 'under a minute');
+    assert.equal(formatDuration(60), 'about 1 minute');
+    assert.equal(formatDuration(12 * 60 + 20), 'about 12 minutes');
+    assert.equal(formatDuration(2.5 * 3600), 'about 2.5 hours');
+    assert.equal(formatDuration(72 * 3600), 'about 3 days');
+  });
+  test('games, positions and the time at the rate', () => {
+    const plan = { games: 172, positions: 14_200, engines: 2, positions_per_second: 8.8, seconds: 1614, rate_from: '' };
+    assert.equal(
+      reviewPlanText(plan),
+      "Review 172 games (14,200 positions) with the server's engine: about 27 minutes at about 9 positions a second. Games reviewed before are skipped.",
+    );
+    assert.match(reviewPlanText({ ...plan, games: 1, positions: 1, seconds: null, positions_per_second: null }), /1 game \(1 position\).*no estimate/);
   });
 });
