@@ -75,6 +75,7 @@ pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 #[cfg(feature = "db")]
 pub use game_db::{GameDb, NO_DB_HINT};
 pub use live::{LiveEngines, MAX_ANALYSES, Reservation};
+pub use pgn_index::{MAX_INDEX_GAMES, MAX_INDEX_WARNINGS, MAX_LISTED_WARNINGS};
 pub use probe_json::{ProbeJson, describe_probe};
 pub use review::ReviewAnswer;
 pub use review_places::{GameReviews, MAX_REVIEWS};

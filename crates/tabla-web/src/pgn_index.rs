@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use std::io::{self, Cursor};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tabla_pgn::{
     GameStart, Location, MAX_TREE_DEPTH, Outcome, PgnError, RawTag, Reader, ReplayVisitor,
     Replayer, Skip,
@@ -32,6 +33,18 @@ const PARALLEL_FROM: usize = 1 << 20;
 /// The most threads one body is read on.
 const MAX_THREADS: usize = 8;
 
+/// The most games one index lists: a body with more is refused (413) rather than answered
+/// with hundreds of megabytes (a body of tiny games, two bytes each, would otherwise cost
+/// gigabytes). A database (`tabla db import`, `tabla serve --db`) takes files of any size.
+pub const MAX_INDEX_GAMES: usize = 100_000;
+
+/// The warnings one game of the index lists; the rest are counted in a last warning, and all
+/// of them are in the game when it is opened (`POST /api/pgn/game`).
+pub const MAX_LISTED_WARNINGS: usize = 10;
+
+/// The warnings one index lists in all, over its games; past them each game's are counted.
+pub const MAX_INDEX_WARNINGS: usize = 50_000;
+
 /// One game of the index, as the reader met it.
 #[derive(Debug)]
 struct Entry {
@@ -44,38 +57,52 @@ struct Entry {
     result: Outcome,
     /// Mainline moves played.
     plies: usize,
-    /// At most one error and any number of warnings, as the game tree gets them.
+    /// At most one error and the first [`MAX_LISTED_WARNINGS`] warnings, as the game tree
+    /// gets them.
     problems: Vec<PgnError>,
+    /// Warnings met but not kept in `problems`.
+    more_warnings: usize,
 }
 
 /// A [`ReplayVisitor`] that keeps an [`Entry`] per game: the moves are replayed (variations
 /// too, for their warnings) and forgotten.
 #[derive(Debug)]
-struct IndexVisitor {
+struct IndexVisitor<'a> {
     depth: usize,
     entry: Entry,
+    /// Warnings kept so far by every reader of the body, against [`MAX_INDEX_WARNINGS`].
+    kept: &'a AtomicUsize,
 }
 
-impl IndexVisitor {
-    fn new() -> IndexVisitor {
-        IndexVisitor {
-            depth: 0,
-            entry: Entry {
-                location: Location::default(),
-                tags: Vec::new(),
-                result: Outcome::Unknown,
-                plies: 0,
-                problems: Vec::new(),
-            },
+impl Entry {
+    fn new() -> Entry {
+        Entry {
+            location: Location::default(),
+            tags: Vec::new(),
+            result: Outcome::Unknown,
+            plies: 0,
+            problems: Vec::new(),
+            more_warnings: 0,
         }
     }
 }
 
-impl ReplayVisitor for IndexVisitor {
+impl IndexVisitor<'_> {
+    fn new(kept: &AtomicUsize) -> IndexVisitor<'_> {
+        IndexVisitor {
+            depth: 0,
+            entry: Entry::new(),
+            kept,
+        }
+    }
+}
+
+impl ReplayVisitor for IndexVisitor<'_> {
     type Output = Entry;
 
     fn begin_game(&mut self, start: GameStart) {
-        *self = IndexVisitor::new();
+        self.depth = 0;
+        self.entry = Entry::new();
         self.entry.location = start.location;
     }
 
@@ -112,20 +139,56 @@ impl ReplayVisitor for IndexVisitor {
     }
 
     fn error(&mut self, error: PgnError) {
-        self.entry.problems.push(error);
+        if !error.is_warning() {
+            self.entry.problems.push(error);
+            return;
+        }
+        let listed = self
+            .entry
+            .problems
+            .iter()
+            .filter(|p| p.is_warning())
+            .count();
+        if listed < MAX_LISTED_WARNINGS
+            && self.kept.fetch_add(1, Ordering::Relaxed) < MAX_INDEX_WARNINGS
+        {
+            self.entry.problems.push(error);
+        } else {
+            self.entry.more_warnings += 1;
+        }
     }
 
     fn end_game(&mut self) -> Entry {
-        std::mem::replace(&mut self.entry, IndexVisitor::new().entry)
+        std::mem::replace(&mut self.entry, Entry::new())
     }
 }
 
-/// The games of one reader, in order.
-fn read_entries<R: io::Read>(mut reader: Reader<R>) -> io::Result<Vec<Entry>> {
+/// The error of an index with more than [`MAX_INDEX_GAMES`] games.
+fn too_many_games() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!(
+            "more than {MAX_INDEX_GAMES} games in one body: the PGN browser lists at most \
+             {MAX_INDEX_GAMES}; `tabla db import FILE --db DIR` and `tabla serve --db DIR` browse \
+             files of any size"
+        ),
+    )
+}
+
+/// The games of one reader, in order; every reader of a body counts its games in `games`
+/// and stops once they are more than [`MAX_INDEX_GAMES`].
+fn read_entries<R: io::Read>(
+    mut reader: Reader<R>,
+    games: &AtomicUsize,
+    kept: &AtomicUsize,
+) -> io::Result<Vec<Entry>> {
     // The same depth limit as the game tree, so the problems are the same.
-    let mut visitor = Replayer::new(IndexVisitor::new()).with_max_depth(MAX_TREE_DEPTH);
+    let mut visitor = Replayer::new(IndexVisitor::new(kept)).with_max_depth(MAX_TREE_DEPTH);
     let mut entries = Vec::new();
     while let Some(entry) = reader.read_game(&mut visitor)? {
+        if games.fetch_add(1, Ordering::Relaxed) >= MAX_INDEX_GAMES {
+            return Err(too_many_games());
+        }
         entries.push(entry);
     }
     Ok(entries)
@@ -137,8 +200,9 @@ fn entries(pgn: &[u8], threads: usize) -> io::Result<Vec<Entry>> {
     let threads = threads
         .clamp(1, MAX_THREADS)
         .min(pgn.len() / PARALLEL_FROM + 1);
+    let (games, kept) = (AtomicUsize::new(0), AtomicUsize::new(0));
     if threads == 1 {
-        return read_entries(Reader::new(pgn));
+        return read_entries(Reader::new(pgn), &games, &kept);
     }
     let len = pgn.len() as u64;
     let cuts: Vec<u64> = (0..=threads as u64)
@@ -149,7 +213,10 @@ fn entries(pgn: &[u8], threads: usize) -> io::Result<Vec<Entry>> {
             .windows(2)
             .map(|w| {
                 let (start, end) = (w[0], w[1]);
-                scope.spawn(move || read_entries(Reader::range(Cursor::new(pgn), start, end)?))
+                let (games, kept) = (&games, &kept);
+                scope.spawn(move || {
+                    read_entries(Reader::range(Cursor::new(pgn), start, end)?, games, kept)
+                })
             })
             .collect();
         handles
@@ -246,14 +313,25 @@ pub fn index_json(pgn: &[u8], threads: usize) -> io::Result<String> {
                 .get(i + 1)
                 .map_or(pgn.len() as u64, |next| next.location.offset);
             let error = e.problems.iter().find(|p| !p.is_warning());
-            let game_warnings: Vec<String> = e
+            let mut game_warnings: Vec<String> = e
                 .problems
                 .iter()
                 .filter(|p| p.is_warning())
                 .map(PgnError::report)
                 .collect();
             errors += usize::from(error.is_some());
-            warnings += game_warnings.len();
+            warnings += game_warnings.len() + e.more_warnings;
+            if e.more_warnings > 0 {
+                game_warnings.push(format!(
+                    "and {} more {} (the game lists them all when it is opened)",
+                    e.more_warnings,
+                    if e.more_warnings == 1 {
+                        "warning"
+                    } else {
+                        "warnings"
+                    }
+                ));
+            }
             IndexGame {
                 index: i,
                 start,
@@ -286,8 +364,12 @@ pub async fn pgn_index(
     let body = pgn_body(&state, body)?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let index = read_blocking(&state, move || {
-        index_json(&body, threads)
-            .map_err(|e| ApiError::bad_request(format!("could not read the PGN: {e}")))
+        index_json(&body, threads).map_err(|e| match e.kind() {
+            io::ErrorKind::FileTooLarge => {
+                ApiError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE, e.to_string())
+            }
+            _ => ApiError::bad_request(format!("could not read the PGN: {e}")),
+        })
     })
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], index).into_response())

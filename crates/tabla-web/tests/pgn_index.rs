@@ -293,3 +293,43 @@ async fn the_body_limit_holds_for_both_routes() {
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(a.error().contains("limit"));
 }
+
+/// One request's cost is bounded: a body of more games than the browser lists is refused with
+/// 413 saying the limit and what takes such files; at the limit it is answered.
+#[tokio::test]
+async fn an_index_lists_at_most_its_limit_of_games() {
+    let limit = tabla_web::MAX_INDEX_GAMES;
+    // The cheapest games there are: `*` and a newline, two bytes each.
+    let over = "*\n".repeat(limit + 1);
+    let a = post(app_with_limit(64 << 20), "/api/pgn/index", over).await;
+    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let error = a.error();
+    assert!(
+        error.contains(&format!("more than {limit} games")),
+        "{error}"
+    );
+    assert!(error.contains("tabla db import"), "{error}");
+    let at = "*\n".repeat(limit);
+    let v = index(app_with_limit(64 << 20), at.as_bytes()).await;
+    assert_eq!(v["games"].as_array().map(Vec::len), Some(limit));
+}
+
+/// A game lists its first warnings and counts the others; opened, it has them all.
+#[tokio::test]
+async fn a_game_lists_its_first_warnings_and_counts_the_rest() {
+    let listed = tabla_web::MAX_LISTED_WARNINGS;
+    let n = listed + 15;
+    // `$300` is no NAG: one warning each (`tabla pgn check` says "not a NAG").
+    let pgn = format!("[Event \"w\"]\n\n1. e4 {} e5 *\n", "$300 ".repeat(n));
+    let v = index(app(), pgn.as_bytes()).await;
+    let warnings = v["games"][0]["warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), listed + 1);
+    assert!(warnings[0].as_str().expect("text").contains("not a NAG"));
+    assert_eq!(
+        warnings[listed].as_str(),
+        Some("and 15 more warnings (the game lists them all when it is opened)")
+    );
+    assert_eq!(v["warnings"].as_u64(), Some(n as u64));
+    let game = open_game(app(), pgn.as_bytes(), &v["games"][0]).await;
+    assert_eq!(game["warnings"].as_array().map(Vec::len), Some(n));
+}
