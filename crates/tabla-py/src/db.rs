@@ -59,6 +59,7 @@ fn filters(
     since: Option<&str>,
     until: Option<&str>,
     player: Option<&str>,
+    player_match: Option<&str>,
     color: Option<&str>,
 ) -> PyResult<Filters> {
     Filters::from_text(&FilterText {
@@ -67,6 +68,7 @@ fn filters(
         since,
         until,
         player,
+        player_match,
         color,
         ..FilterText::default()
     })
@@ -103,7 +105,7 @@ impl NativeDatabase {
     }
 
     /// `tabla db explore --json`.
-    #[pyo3(signature = (fen = None, moves = None, rating = None, speed = None, since = None, until = None, player = None, color = None))]
+    #[pyo3(signature = (fen = None, moves = None, rating = None, speed = None, since = None, until = None, player = None, player_match = None, color = None))]
     #[allow(clippy::too_many_arguments)]
     fn explore_json(
         &self,
@@ -115,10 +117,11 @@ impl NativeDatabase {
         since: Option<&str>,
         until: Option<&str>,
         player: Option<&str>,
+        player_match: Option<&str>,
         color: Option<&str>,
     ) -> PyResult<String> {
         let target = target(fen, moves)?;
-        let filters = filters(rating, speed, since, until, player, color)?;
+        let filters = filters(rating, speed, since, until, player, player_match, color)?;
         let answer = py
             .detach(|| self.db.explore(&target, &filters))
             .map_err(db_error)?;
@@ -128,7 +131,7 @@ impl NativeDatabase {
     /// `tabla db review`: the games the filters select reviewed into the tables `review_moves`
     /// and `review_games` (their evaluations into `evals`) with `engine`'s pool, or from the
     /// games' `[%eval]`s when `engine` is `None`; what the run did, as JSON.
-    #[pyo3(signature = (engine = None, nodes = None, depth = None, movetime = None, rules_name = "lichess", rating = None, speed = None, since = None, until = None, player = None, color = None))]
+    #[pyo3(signature = (engine = None, nodes = None, depth = None, movetime = None, rules_name = "lichess", rating = None, speed = None, since = None, until = None, player = None, player_match = None, color = None))]
     #[allow(clippy::too_many_arguments)]
     fn review_json(
         &self,
@@ -143,9 +146,10 @@ impl NativeDatabase {
         since: Option<&str>,
         until: Option<&str>,
         player: Option<&str>,
+        player_match: Option<&str>,
         color: Option<&str>,
     ) -> PyResult<String> {
-        let filters = filters(rating, speed, since, until, player, color)?;
+        let filters = filters(rating, speed, since, until, player, player_match, color)?;
         let rules = crate::review::rules(rules_name)?;
         let budget = crate::review::budget(nodes, depth, movetime)?;
         let engine = engine.as_deref();
@@ -185,7 +189,7 @@ impl NativeDatabase {
 
     /// `tabla db search --json`: one of `fen`, `moves`, `material` (with `either_color`) or
     /// `pattern`.
-    #[pyo3(signature = (fen = None, moves = None, material = None, either_color = false, pattern = None, limit = 20, offset = 0, rating = None, speed = None, since = None, until = None, player = None, color = None))]
+    #[pyo3(signature = (fen = None, moves = None, material = None, either_color = false, pattern = None, limit = 20, offset = 0, rating = None, speed = None, since = None, until = None, player = None, player_match = None, color = None))]
     #[allow(clippy::too_many_arguments)]
     fn search_json(
         &self,
@@ -202,6 +206,7 @@ impl NativeDatabase {
         since: Option<&str>,
         until: Option<&str>,
         player: Option<&str>,
+        player_match: Option<&str>,
         color: Option<&str>,
     ) -> PyResult<String> {
         let given = [
@@ -222,7 +227,7 @@ impl NativeDatabase {
         } else {
             SearchQuery::Position(target(fen, moves)?)
         };
-        let filters = filters(rating, speed, since, until, player, color)?;
+        let filters = filters(rating, speed, since, until, player, player_match, color)?;
         let answer = py
             .detach(|| self.db.search(&query, &filters, limit, offset))
             .map_err(db_error)?;

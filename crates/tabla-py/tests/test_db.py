@@ -103,6 +103,26 @@ def test_filters_narrow_the_explorer(db):
     assert 0 < rated["games"] < everything["games"]
 
 
+def test_a_part_of_a_name_in_any_case_finds_the_games_python_chess_finds(db):
+    games = list(python_chess_games())
+    names = collections.Counter(
+        name for g in games for name in {g.headers.get("White"), g.headers.get("Black")} if name and " " in name
+    )
+    name = max(names, key=lambda n: (names[n], n))
+    part = name.split()[0][:4].upper()
+    has = lambda n: part.lower() in (n or "").lower()  # noqa: E731
+    moved = [g for g in games if g.next() is not None and g.headers.get("Result") in RESULTS and "FEN" not in g.headers]
+    want = sum(1 for g in moved if has(g.headers.get("White")) or has(g.headers.get("Black")))
+    found = db.explore(player_match=part)
+    assert found["games"] == want
+    white = db.explore(player_match=part.lower(), color="white")
+    assert white["games"] == sum(1 for g in moved if has(g.headers.get("White")))
+    # The exact filter stays exact.
+    assert db.explore(player=name.upper())["games"] == (found["games"] if name.upper() == name else 0)
+    with pytest.raises(tabla.TablaError, match="player-match"):
+        db.explore(player=name, player_match=part)
+
+
 def test_bad_arguments_raise(db, tmp_path):
     with pytest.raises(tabla.TablaError, match="rating"):
         db.explore(rating="2200-2000")

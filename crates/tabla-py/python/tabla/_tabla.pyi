@@ -167,6 +167,7 @@ class NativeDatabase:
         since: str | None = None,
         until: str | None = None,
         player: str | None = None,
+        player_match: str | None = None,
         color: str | None = None,
     ) -> str: ...
     def search_json(
@@ -183,6 +184,7 @@ class NativeDatabase:
         since: str | None = None,
         until: str | None = None,
         player: str | None = None,
+        player_match: str | None = None,
         color: str | None = None,
     ) -> str: ...
     def review_json(
@@ -197,6 +199,7 @@ class NativeDatabase:
         since: str | None = None,
         until: str | None = None,
         player: str | None = None,
+        player_match: str | None = None,
         color: str | None = None,
     ) -> str: ...
     def sql(self, query: str) -> ArrowStream: ...

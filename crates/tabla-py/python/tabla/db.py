@@ -10,10 +10,12 @@ answers of ``tabla db explore --json`` and ``tabla db search --json`` as dicts::
     print(db.search(material="KRPvKR", limit=5)["total"])
     table = db.sql("SELECT speed, count(*) AS n FROM games GROUP BY speed")  # a pyarrow.Table
 
-Filters (``explore`` and ``search``), as text as on the command line: ``rating`` (``"1600-1999"``,
-``"2000-"``, ``"-1500"``), ``speed`` (``"blitz,rapid"``), ``since`` and ``until`` (``"YYYY-MM"``),
-``player`` (a name exactly as in the tags) and ``color`` (``"white"`` or ``"black"``, with
-``player``). Bad arguments raise ``tabla.TablaError`` with the command line's message.
+Filters (``explore``, ``search`` and ``review``), as text as on the command line: ``rating``
+(``"1600-1999"``, ``"2000-"``, ``"-1500"``), ``speed`` (``"blitz,rapid"``), ``since`` and
+``until`` (``"YYYY-MM"``; a game dated by its year alone is in when its whole year is),
+``player`` (a name exactly as in the tags), ``player_match`` (a part of a name, in any case:
+``"karpov"``) and ``color`` (``"white"`` or ``"black"``, with ``player`` or ``player_match``).
+Bad arguments raise ``tabla.TablaError`` with the command line's message.
 """
 
 import json
