@@ -107,6 +107,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** A count and its noun, singular for one: "1 game", "2,048 games", "1 position". */
+export function countOf(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : nouns}`;
+}
+
 /** Where a page of a list stands: what it shows of the total, and the offsets of the pages
  * before and after it (null: none). */
 export interface PageView {

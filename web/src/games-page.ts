@@ -5,7 +5,7 @@
 // lists (its text search and filters) with the server's engine (POST /api/db/review), with a
 // progress bar and Cancel, once the user confirmed what it takes (GET /api/db/review/plan).
 
-import { dbGameHref, filterParams, formatCount, pageLabel, pageView, queryString, reviewFraction, reviewPlanText } from './db-query';
+import { countOf, dbGameHref, filterParams, formatCount, pageLabel, pageView, queryString, reviewFraction, reviewPlanText } from './db-query';
 import { dbStatus, filterForm, gameTable, noDatabase } from './db-view';
 import { ndjsonLines } from './review-report';
 import type { DbGameList, DbReviewLine, DbReviewPlanJson } from './types';
@@ -211,14 +211,14 @@ export function gamesPage(root: HTMLElement): void {
           bar.value = reviewFraction(p);
           const cached = p.from_cache ? `, ${formatCount(p.from_cache)} from the cache` : '';
           // `games` counts the batch being searched: the positions say how far it is.
-          reviewStatus.textContent = `Reviewing ${formatCount(p.total)} games… ${formatCount(p.evaluated + p.from_cache)} of ${formatCount(p.positions)} positions so far${cached}`;
+          reviewStatus.textContent = `Reviewing ${countOf(p.total, 'game')}… ${formatCount(p.evaluated + p.from_cache)} of ${countOf(p.positions, 'position')} so far${cached}`;
         } else if ('error' in line) {
           throw new Error(line.error);
         } else {
           const r = line.summary;
           const before = r.already ? `; ${formatCount(r.already)} reviewed before` : '';
           const failed = r.errors ? `; ${formatCount(r.errors)} could not be` : '';
-          reviewStatus.textContent = `Reviewed ${formatCount(r.games)} games (${formatCount(r.positions)} positions, ${formatCount(r.from_cache)} from the cache)${before}${failed}.`;
+          reviewStatus.textContent = `Reviewed ${countOf(r.games, 'game')} (${countOf(r.positions, 'position')}, ${formatCount(r.from_cache)} from the cache)${before}${failed}.`;
           void show();
         }
       }
@@ -240,7 +240,7 @@ export function gamesPage(root: HTMLElement): void {
         box.replaceChildren(h('h1', {}, 'Games'), noDatabase());
         return;
       }
-      about.textContent = `${formatCount(s.games)} games in ${s.db}.`;
+      about.textContent = `${countOf(s.games, 'game')} in ${s.db}.`;
       void show();
     },
     (e: Error) => box.replaceChildren(h('h1', {}, 'Games'), message(e.message, 'error')),

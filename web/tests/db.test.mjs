@@ -340,8 +340,8 @@ describe('Reviews on the games page', () => {
     // Review: exactly the games the search shows are reviewed.
     assert.equal(await askToReview(page), asked);
     await confirmReview(page);
-    await page.locator('#db-review-status', { hasText: /^Reviewed \d+ games/ }).waitFor({ timeout: 180_000 });
-    assert.match(await page.locator('#db-review-status').textContent(), new RegExp(`^Reviewed ${found.total} games \\(${count(plan.positions)} positions`));
+    await page.locator('#db-review-status', { hasText: /^Reviewed \d+ games?/ }).waitFor({ timeout: 180_000 });
+    assert.match(await page.locator('#db-review-status').textContent(), new RegExp(`^Reviewed ${found.total} games? \\(${count(plan.positions)} positions?`));
     const after = await reviewedIds(page);
     const added = [...after].filter((id) => !before.has(id)).sort();
     assert.deepEqual(added, found.games.map((g) => g.id).sort());
@@ -392,7 +392,7 @@ describe('Reviews on the games page', () => {
     assert.match(await askToReview(page), new RegExp(`^Review ${theirs.total === 1 ? '1 game' : `${theirs.total} games`} `));
     await confirmReview(page);
     await page.locator('#db-review-status', { hasText: /^Reviewing/ }).waitFor({ timeout: 60_000 });
-    await page.locator('#db-review-status', { hasText: /^Reviewed \d+ games/ }).waitFor({ timeout: 180_000 });
+    await page.locator('#db-review-status', { hasText: /^Reviewed \d+ games?/ }).waitFor({ timeout: 180_000 });
     assert.ok(await page.locator('#db-review-progress').isHidden());
 
     // The list again, with the accuracies the server's JSON gives.
@@ -403,7 +403,7 @@ describe('Reviews on the games page', () => {
     const shown = (a) => (a === null ? '–' : String(Math.round(a)));
     assert.equal(await row.locator('.acc-white').textContent(), shown(reviewed.review.white_accuracy));
     assert.equal(await row.locator('.acc-black').textContent(), shown(reviewed.review.black_accuracy));
-    assert.match(await page.locator('#db-review-status').textContent(), new RegExp(`^Reviewed ${theirs.total} games`));
+    assert.match(await page.locator('#db-review-status').textContent(), new RegExp(`^Reviewed ${theirs.total} games?\\b`));
 
     // Again: nothing new to review.
     await askToReview(page);

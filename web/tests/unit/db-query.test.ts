@@ -9,6 +9,7 @@ import {
   filterParams,
   filtersFromJson,
   filtersSummary,
+  countOf,
   formatCount,
   formatDuration,
   reviewFraction,
@@ -84,6 +85,9 @@ describe('W/D/L', () => {
   test('counts with separators', () => {
     assert.equal(formatCount(1234567), '1,234,567');
     assert.equal(formatCount(0), '0');
+    assert.equal(countOf(1, 'game'), '1 game');
+    assert.equal(countOf(2048, 'game'), '2,048 games');
+    assert.equal(countOf(0, 'ply', 'plies'), '0 plies');
   });
 });
 
