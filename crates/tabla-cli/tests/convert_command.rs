@@ -556,3 +556,70 @@ fn converting_the_same_content_again_adds_nothing_unless_forced() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(game_rows(&out), with_tactics + games);
 }
+
+/// `game_id` → `result` of every game `tabla convert` wrote into `out`.
+fn results(out: &Path) -> BTreeMap<u64, Option<String>> {
+    let mut rows = BTreeMap::new();
+    for (path, _, _) in parquet_files(&out.join("games")) {
+        for batch in batches(&path) {
+            let col = |name: &str| batch.column_by_name(name).expect(name).clone();
+            let (game_id, result) = (col("game_id"), col("result"));
+            let game_id = game_id.as_primitive::<Int64Type>();
+            let result = result.as_string::<i32>();
+            for i in 0..batch.num_rows() {
+                let value = result.is_valid(i).then(|| result.value(i).to_owned());
+                rows.insert(game_id.value(i) as u64, value);
+            }
+        }
+    }
+    rows
+}
+
+/// One result per game (issue 55): `tabla convert`'s `result` column is, game by game, the
+/// game tree's `Game::result` (tabla_pgn::game_result), in standard form, over every file of
+/// testdata/pgn, testdata/results (every spelling by hand) and the corpus. On one thread with
+/// numbered ids the games come in the order of the inputs, so the n-th game read is id n.
+#[test]
+fn every_games_result_is_the_game_trees() {
+    let mut sets = vec![
+        ("pgn", common::testdata().dir),
+        ("results", common::testdata().dir.with_file_name("results")),
+    ];
+    // (`corpus()` says when the corpus is skipped, and fails under TABLA_REQUIRE_CORPUS=1.)
+    if let Some(corpus) = tabla_testdata::corpus() {
+        sets.push(("corpus", corpus.dir));
+    }
+    for (name, dir) in sets {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("a folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+            .collect();
+        paths.sort();
+        let mut want = Vec::new();
+        for path in &paths {
+            let bytes = std::fs::read(path).expect("read");
+            for game in tabla_pgn::Reader::new(&bytes[..]).games() {
+                let result = game.expect("a game").result();
+                assert!(["1-0", "0-1", "1/2-1/2", "*"].contains(&result));
+                want.push(result.to_owned());
+            }
+        }
+        let out = out_dir(&format!("results-{name}"));
+        let mut args = vec!["convert", "--out", utf8(&out), "--threads", "1"];
+        args.extend(["--number-games", "1"]);
+        args.extend(paths.iter().map(|p| utf8(p)));
+        let run = tabla(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let got = results(&out);
+        assert_eq!(got.len(), want.len(), "{name}: games");
+        for (i, (id, result)) in got.iter().enumerate() {
+            assert_eq!(*id, i as u64 + 1, "{name}: ids");
+            assert_eq!(
+                result.as_deref(),
+                Some(want[i].as_str()),
+                "{name}: game {id}"
+            );
+        }
+    }
+}
