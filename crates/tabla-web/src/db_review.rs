@@ -227,27 +227,29 @@ impl Job {
             flush_every: tabla_review::FLUSH_EVERY,
         };
         // A failed send means the client left: the stream's guard has cancelled the run.
-        let reviewed = self.db.database().review_cancellable(
-            &self.filters,
-            with,
-            Rules::Lichess,
-            &self.cancel,
-            &mut |counts, total| {
-                let line = ProgressLine {
-                    progress: Progress {
-                        total,
-                        counts: Counts::from(counts),
-                    },
-                };
-                if sent.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
-                    let _ = lines.send(ndjson(&line));
-                    sent = Some(Instant::now());
-                    last = None;
-                } else {
-                    last = Some(line);
-                }
-            },
-        );
+        let reviewed = self.db.fresh().and_then(|db| {
+            db.review_cancellable(
+                &self.filters,
+                with,
+                Rules::Lichess,
+                &self.cancel,
+                &mut |counts, total| {
+                    let line = ProgressLine {
+                        progress: Progress {
+                            total,
+                            counts: Counts::from(counts),
+                        },
+                    };
+                    if sent.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
+                        let _ = lines.send(ndjson(&line));
+                        sent = Some(Instant::now());
+                        last = None;
+                    } else {
+                        last = Some(line);
+                    }
+                },
+            )
+        });
         drop(pool);
         drop(place);
         if let Some(line) = last {

@@ -1,13 +1,15 @@
-//! The game database behind the `/api/db` routes (`tabla serve --db DIR`): opened once at start,
-//! shared by the handlers, and queried on blocking threads, a few queries at a time. Its query
-//! engine runs a Tokio runtime of its own, which may neither run nor be dropped on an async
-//! worker thread (Tokio panics in both cases); this module is the one place that knows it.
+//! The game database behind the `/api/db` routes (`tabla serve --db DIR`): opened at start,
+//! shared by the handlers, queried on blocking threads, a few queries at a time, and opened
+//! again when its manifest changes (an import or a compaction by another process), so the server
+//! answers from what is committed now. Its query engine runs a Tokio runtime of its own, which may
+//! neither run nor be dropped on an async worker thread (Tokio panics in both cases); this module
+//! is the one place that knows it.
 
 use crate::api_error::ApiError;
 use axum::http::StatusCode;
-use std::path::Path;
-use std::sync::Arc;
-use tabla_db::{Database, DbError, QueryOptions};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use tabla_db::{Database, DbError, Manifest, QueryOptions};
 use tokio::sync::Semaphore;
 
 /// What the `/api/db` routes say when the server has no database.
@@ -22,64 +24,35 @@ const PARAMETERS: [&str; 10] = [
     "fen", "moves", "material", "pattern", "rating", "speed", "since", "until", "player", "color",
 ];
 
-/// An open game database, shared by the request handlers.
+/// The game database, shared by the request handlers: the database as last opened, and what it
+/// takes to open it again.
 pub struct GameDb {
-    /// Always `Some` until dropped.
-    db: Option<Database>,
+    dir: PathBuf,
+    options: QueryOptions,
+    /// The database as last opened; replaced when the manifest on disk is another.
+    current: Mutex<Arc<Opened>>,
     permits: Semaphore,
 }
 
-impl std::fmt::Debug for GameDb {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GameDb").field("db", &self.db).finish()
-    }
+/// A database as opened once, shared by the queries running on it: a query that started before
+/// a reopening finishes on the database it started on.
+pub struct Opened {
+    /// Always `Some` until dropped.
+    db: Option<Database>,
 }
 
-impl GameDb {
-    /// Opens the database in `dir` with the default engine options (every core, 1 GiB before
-    /// spilling). Blocking, and not on an async worker thread: use `spawn_blocking` there.
-    pub fn open(dir: &Path) -> Result<GameDb, DbError> {
-        Database::open_with(dir, &QueryOptions::default()).map(GameDb::new)
-    }
+impl std::ops::Deref for Opened {
+    type Target = Database;
 
-    /// Shares an open database.
-    pub fn new(db: Database) -> GameDb {
-        GameDb {
-            db: Some(db),
-            permits: Semaphore::new(QUERIES_AT_ONCE),
-        }
-    }
-
-    /// The database.
-    pub fn database(&self) -> &Database {
+    fn deref(&self) -> &Database {
         // `db` is taken only in `drop`.
         self.db
             .as_ref()
-            .unwrap_or_else(|| unreachable!("a GameDb holds its database until dropped"))
-    }
-
-    /// Runs `work` on the database on a blocking thread, once one of the permits is free.
-    pub async fn query<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>
-    where
-        F: FnOnce(&Database) -> Result<T, ApiError> + Send + 'static,
-        T: Send + 'static,
-    {
-        let _permit = self.permits.acquire().await.map_err(|_| {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
-        })?;
-        let shared = Arc::clone(self);
-        tokio::task::spawn_blocking(move || work(shared.database()))
-            .await
-            .map_err(|e| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("the database query failed: {e}"),
-                )
-            })?
+            .unwrap_or_else(|| unreachable!("an opened database holds it until dropped"))
     }
 }
 
-impl Drop for GameDb {
+impl Drop for Opened {
     fn drop(&mut self) {
         // Dropping the engine's runtime on an async worker panics: a plain thread drops it then.
         if let Some(db) = self.db.take()
@@ -89,6 +62,74 @@ impl Drop for GameDb {
                 .name("tabla-db-close".to_owned())
                 .spawn(move || drop(db));
         }
+    }
+}
+
+impl std::fmt::Debug for GameDb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameDb").field("dir", &self.dir).finish()
+    }
+}
+
+impl GameDb {
+    /// Opens the database in `dir` with the default engine options (every core, 1 GiB before
+    /// spilling). Blocking, and not on an async worker thread: use `spawn_blocking` there.
+    pub fn open(dir: &Path) -> Result<GameDb, DbError> {
+        GameDb::open_with(dir, QueryOptions::default())
+    }
+
+    /// Opens the database in `dir` with these engine options (also when it is opened again).
+    pub fn open_with(dir: &Path, options: QueryOptions) -> Result<GameDb, DbError> {
+        Database::open_with(dir, &options).map(|db| GameDb::new(db, options))
+    }
+
+    /// Shares an open database, opened with `options` (which reopening uses).
+    pub fn new(db: Database, options: QueryOptions) -> GameDb {
+        GameDb {
+            dir: db.dir().to_owned(),
+            options,
+            current: Mutex::new(Arc::new(Opened { db: Some(db) })),
+            permits: Semaphore::new(QUERIES_AT_ONCE),
+        }
+    }
+
+    /// The database as last opened (without looking at the disk).
+    pub fn database(&self) -> Arc<Opened> {
+        Arc::clone(&self.current.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The database as committed now: the one last opened if its manifest is still the one on
+    /// disk, else opened again. Blocking (it reads the manifest), not on an async worker thread.
+    /// A database that cannot be opened again (a damaged part in the new import) is the error.
+    pub fn fresh(&self) -> Result<Arc<Opened>, DbError> {
+        let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        if Manifest::read(&self.dir)? == *current.manifest() {
+            return Ok(Arc::clone(&current));
+        }
+        let db = Database::open_with(&self.dir, &self.options)?;
+        *current = Arc::new(Opened { db: Some(db) });
+        Ok(Arc::clone(&current))
+    }
+
+    /// Runs `work` on the database as committed now ([`GameDb::fresh`]) on a blocking thread,
+    /// once one of the permits is free.
+    pub async fn query<T, F>(self: &Arc<Self>, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&Database) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let _permit = self.permits.acquire().await.map_err(|_| {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+        })?;
+        let shared = Arc::clone(self);
+        tokio::task::spawn_blocking(move || work(&*shared.fresh().map_err(db_error)?))
+            .await
+            .map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("the database query failed: {e}"),
+                )
+            })?
     }
 }
 

@@ -73,7 +73,7 @@ pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
 pub use db::WITHOUT_DB;
 pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 #[cfg(feature = "db")]
-pub use game_db::{GameDb, NO_DB_HINT};
+pub use game_db::{GameDb, NO_DB_HINT, Opened};
 pub use live::{LiveEngines, MAX_ANALYSES, Reservation};
 pub use pgn_index::{MAX_INDEX_GAMES, MAX_INDEX_WARNINGS, MAX_LISTED_WARNINGS};
 pub use probe_json::{ProbeJson, describe_probe};

@@ -450,7 +450,7 @@ fn a_players_games_reviewed_in_one_go_show_the_tables_figures() {
     let summary = &last["summary"];
     // The library's counts: one game selected and reviewed, its positions those of its moves.
     let rows = sql_rows(
-        db,
+        &db,
         &format!(
             "SELECT engine, rules, white_accuracy, black_accuracy, white_acpl, black_acpl, \
              white_inaccuracies, white_mistakes, white_blunders, black_inaccuracies, \
@@ -606,7 +606,7 @@ fn a_bulk_review_ends_when_its_client_leaves_and_one_runs_at_a_time() {
     }
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
     // Nothing of the cancelled batch is stored: none of its games counts as reviewed.
-    let rows = sql_rows(f.db.database(), "SELECT COUNT(*) AS n FROM review_games");
+    let rows = sql_rows(&f.db.database(), "SELECT COUNT(*) AS n FROM review_games");
     assert_eq!(rows[0]["n"], 0);
 }
 

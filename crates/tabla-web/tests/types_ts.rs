@@ -742,7 +742,7 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
             query: query.clone(),
         };
         tabla_db::import(&options, &tabla_convert::NoProgress).expect("import");
-        tabla_web::GameDb::new(tabla_db::Database::open_with(&unknown_path, &query).expect("open"))
+        tabla_web::GameDb::open_with(&unknown_path, query).expect("open")
     })
     .await
     .expect("the import runs");

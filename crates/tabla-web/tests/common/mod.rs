@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 #[cfg(feature = "db")]
-use tabla_db::{Database, ImportOptions, QueryOptions, import};
+use tabla_db::{ImportOptions, QueryOptions, import};
 use tabla_endgame::Solved;
 use tabla_review::{EngineSpec, UciSpec};
 #[cfg(feature = "db")]
@@ -74,7 +74,7 @@ pub fn import_test_db(dir: &Path) -> GameDb {
         query: query.clone(),
     };
     import(&options, &tabla_convert::NoProgress).expect("import testdata into a database");
-    GameDb::new(Database::open_with(dir, &query).expect("open the database"))
+    GameDb::open_with(dir, query).expect("open the database")
 }
 
 /// An answer: status, content type and body.
