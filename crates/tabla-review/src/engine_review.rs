@@ -3,8 +3,8 @@
 //! ([`judge`]).
 
 use crate::{
-    Analysis, BestMove, Budget, CacheError, EngineError, Eval, EvalCache, Mainline, Pool,
-    PositionInfo, Request, Review, ReviewError, Rules, judge,
+    Analysis, BestMove, Budget, CacheError, EngineError, Eval, EvalCache, JobResult, Mainline,
+    Pool, PositionInfo, Request, Review, ReviewError, Rules, judge,
 };
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -18,11 +18,17 @@ pub struct ReviewCounts {
     pub games: u64,
     /// Positions in the games reviewed (before every move, and the last).
     pub positions: u64,
-    /// Positions the engines searched (each distinct position once).
+    /// Distinct positions the engines evaluated (each once).
     pub evaluated: u64,
     /// Distinct positions answered from the evaluation cache (evaluated by an earlier batch or
     /// run).
     pub from_cache: u64,
+    /// Distinct positions left without an evaluation: the engine failed on them (twice, or
+    /// once when it hung), or the review stopped before their search (a hang, a cancel).
+    pub not_evaluated: u64,
+    /// The engine's faults (a crash, a hang, output that is not UCI, an illegal move): each
+    /// killed its process, started again for the next search.
+    pub engine_faults: u64,
     /// Games that could not be reviewed.
     pub errors: u64,
 }
@@ -32,9 +38,14 @@ impl ReviewCounts {
     ///
     /// ```
     /// use tabla_review::ReviewCounts;
-    /// let a = ReviewCounts { games: 1, positions: 10, evaluated: 4, from_cache: 6, errors: 0 };
-    /// let b = ReviewCounts { games: 2, positions: 5, evaluated: 5, from_cache: 0, errors: 1 };
+    /// let a = ReviewCounts { games: 1, positions: 10, evaluated: 4, from_cache: 6, ..Default::default() };
+    /// let b = ReviewCounts { games: 2, positions: 5, evaluated: 5, errors: 1, ..Default::default() };
     /// assert_eq!(a.plus(&b).to_string(), "games 3, positions 15, evaluated 9, from cache 6, errors 1");
+    /// let c = ReviewCounts { not_evaluated: 2, engine_faults: 3, ..b };
+    /// assert_eq!(
+    ///     c.to_string(),
+    ///     "games 2, positions 5, evaluated 5, from cache 0, errors 1, not evaluated 2, engine faults 3"
+    /// );
     /// ```
     pub fn plus(&self, other: &ReviewCounts) -> ReviewCounts {
         ReviewCounts {
@@ -42,18 +53,30 @@ impl ReviewCounts {
             positions: self.positions + other.positions,
             evaluated: self.evaluated + other.evaluated,
             from_cache: self.from_cache + other.from_cache,
+            not_evaluated: self.not_evaluated + other.not_evaluated,
+            engine_faults: self.engine_faults + other.engine_faults,
             errors: self.errors + other.errors,
         }
     }
 }
 
+/// `games G, positions P, evaluated E, from cache C, errors X`, then `, not evaluated N, engine
+/// faults F` when either is not zero.
 impl std::fmt::Display for ReviewCounts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
             "games {}, positions {}, evaluated {}, from cache {}, errors {}",
             self.games, self.positions, self.evaluated, self.from_cache, self.errors
-        )
+        )?;
+        if self.not_evaluated > 0 || self.engine_faults > 0 {
+            write!(
+                f,
+                ", not evaluated {}, engine faults {}",
+                self.not_evaluated, self.engine_faults
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -89,17 +112,43 @@ pub fn review_games(
     reviews
 }
 
-/// How often a review writes what its engines evaluated to the cache's files, at most: what an
-/// interrupted run can lose.
-pub const FLUSH_EVERY: Duration = Duration::from_secs(15);
+/// How long a review keeps what its engines evaluated before it writes it to the cache's files,
+/// at most: what a run killed without warning (`kill -9`, a power cut) can lose, besides the
+/// searches under way. It also bounds the files a run writes: one a second at most (and
+/// [`crate::EvalCache`] merges a run's own files every [`crate::COMPACT_AT`]).
+pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
+
+/// The most engine faults a [`Reviewer`] describes one by one ([`Reviewer::take_notes`]); the
+/// counts have them all.
+const MAX_NOTES: usize = 20;
+
+/// One game's review as [`Reviewer::review_each`] hands it over.
+#[derive(Clone, Debug)]
+pub struct ReviewedGame {
+    /// The game's index in the batch.
+    pub index: usize,
+    /// Its review (with its `error` when it could not be reviewed).
+    pub review: Review,
+    /// `true` when it could not be reviewed because the engine left a position without an
+    /// evaluation (a fault twice, a hang, a cancel): another run may well review it, unlike a
+    /// game that cannot be read.
+    pub engine_failed: bool,
+}
 
 /// Reviews batches of games with a [`Pool`] of engines and an [`EvalCache`]: each position is
 /// evaluated once per cache, across the batches of a run and, with a cache on disk, across
-/// runs. What it did accumulates in [`Reviewer::counts`].
+/// runs. What it did accumulates in [`Reviewer::counts`], the engine's faults in
+/// [`Reviewer::take_notes`].
 ///
 /// Each position is searched by a fresh search (`ucinewgame` first), so that a fixed node
 /// budget gives the same evaluation whichever engine of the pool takes a position, and
 /// whichever game it came from.
+///
+/// An engine that hangs (no answer within its time limit, [`EngineError::is_hang`]) stops the
+/// review: the searches queued are cancelled and those running stopped, the games whose
+/// positions were all evaluated are reviewed, the others get an error, and every later batch
+/// is answered from the cache alone ([`Reviewer::hung`] says why). A hung engine so holds a
+/// review for about one time limit, not two per position.
 pub struct Reviewer<'a> {
     pool: &'a mut Pool,
     budget: Budget,
@@ -108,6 +157,9 @@ pub struct Reviewer<'a> {
     flush_every: Duration,
     /// What the reviews so far did.
     pub counts: ReviewCounts,
+    notes: Vec<String>,
+    unlisted: u64,
+    hung: Option<String>,
 }
 
 impl<'a> Reviewer<'a> {
@@ -126,6 +178,9 @@ impl<'a> Reviewer<'a> {
             cache,
             flush_every: FLUSH_EVERY,
             counts: ReviewCounts::default(),
+            notes: Vec::new(),
+            unlisted: 0,
+            hung: None,
         }
     }
 
@@ -136,36 +191,86 @@ impl<'a> Reviewer<'a> {
         self
     }
 
-    /// Reviews `games`: the positions the cache lacks are searched (each distinct one once),
-    /// added to it and written to its files at least every [`Reviewer::flush_every`] and at the end;
-    /// `progress` is called after each search. A game that cannot be read to its end, or one of
-    /// whose positions the engine fails on twice, gets a [`Review`] with its `error`; the other
-    /// games are reviewed. The error is the cache's, when it cannot write its files (the
-    /// searches of the batch are finished first, so the pool is ready for more).
-    ///
-    /// A pool cancelled meanwhile ([`crate::PoolCanceller`]) ends the review as soon as its
-    /// running searches stop: the games it did not finish get an `error`, and no stopped search
-    /// goes into the cache.
+    /// What the engine did wrong since the last call, one line each (`game 3 (A - B), before
+    /// 12. Nf3: … exited (exit code 3) while searching …; started again, it evaluated the
+    /// position`), at most a few, then how many more; empty when the engines did no wrong.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        let mut notes = std::mem::take(&mut self.notes);
+        if self.unlisted > 0 {
+            notes.push(format!("and {} more notes", self.unlisted));
+            self.unlisted = 0;
+        }
+        notes
+    }
+
+    /// Why the review stopped, once the engine hung: what it waited for and where.
+    pub fn hung(&self) -> Option<&str> {
+        self.hung.as_deref()
+    }
+
+    fn note(&mut self, note: String) {
+        if self.notes.len() < MAX_NOTES {
+            self.notes.push(note);
+        } else {
+            self.unlisted += 1;
+        }
+    }
+
+    /// Reviews `games`: [`Reviewer::review_each`], the reviews in the order of the games.
     pub fn review(
         &mut self,
         games: &[Game],
         progress: &mut dyn FnMut(&ReviewCounts),
     ) -> Result<Vec<Review>, CacheError> {
-        // Step 1: each game's mainline and positions; the distinct positions of the batch.
+        let mut reviews: Vec<Option<Review>> = vec![None; games.len()];
+        self.review_each(games, progress, &mut |done| {
+            reviews[done.index] = Some(done.review);
+        })?;
+        // `review_each` hands over every game when it returns Ok.
+        Ok(reviews.into_iter().flatten().collect())
+    }
+
+    /// Reviews `games`: the positions the cache lacks are searched (each distinct one once),
+    /// added to it and written to its files at least every [`Reviewer::flush_every`] and at the
+    /// end; `progress` is called after each search. Each game is handed to `done` in order as
+    /// soon as its positions are evaluated *and written*: a game handed over keeps its
+    /// evaluations whatever becomes of the run. A game that cannot be read to its end, or one of
+    /// whose positions the engine fails on, gets a [`Review`] with its `error`; the other games
+    /// are reviewed. The error is the cache's, when it cannot write its files (the searches of
+    /// the batch are finished first, so the pool is ready for more; the games not handed over
+    /// by then are not).
+    ///
+    /// A pool cancelled meanwhile ([`crate::PoolCanceller`]) ends the review as soon as its
+    /// running searches stop: the games it did not finish get an `error`, and no stopped search
+    /// goes into the cache.
+    pub fn review_each(
+        &mut self,
+        games: &[Game],
+        progress: &mut dyn FnMut(&ReviewCounts),
+        done: &mut dyn FnMut(ReviewedGame),
+    ) -> Result<(), CacheError> {
+        // Step 1: each game's mainline and positions; the distinct positions of the batch, and
+        // for each the games that have it (the first one names it in notes).
         let mut lines: Vec<Result<(Mainline, Vec<usize>), ReviewError>> = Vec::new();
         let mut distinct: Vec<Position> = Vec::new();
+        let mut holders: Vec<Vec<usize>> = Vec::new();
         let mut index: HashMap<u128, usize> = HashMap::new();
-        for game in games {
+        for (g, game) in games.iter().enumerate() {
             self.counts.games += 1;
             let line = Mainline::from_game(game).and_then(|line| {
                 let start = game.start.as_ref().ok_or(ReviewError::NoStartPosition)?;
                 let positions = std::iter::once(start).chain(game.mainline().map(|n| &n.position));
                 let slots = positions
                     .map(|position| {
-                        *index.entry(position.wide_key()).or_insert_with(|| {
+                        let slot = *index.entry(position.wide_key()).or_insert_with(|| {
                             distinct.push(position.clone());
+                            holders.push(Vec::new());
                             distinct.len() - 1
-                        })
+                        });
+                        if holders[slot].last() != Some(&g) {
+                            holders[slot].push(g);
+                        }
+                        slot
                     })
                     .collect::<Vec<_>>();
                 Ok((line, slots))
@@ -175,92 +280,261 @@ impl<'a> Reviewer<'a> {
             }
             lines.push(line);
         }
-        // Step 2: what the cache has; the rest searched, each distinct position once.
-        let mut infos: Vec<Option<Result<PositionInfo, String>>> = Vec::new();
+        // Each game's distinct positions without an answer yet.
+        let mut missing: Vec<usize> = vec![0; games.len()];
+        for holder in &holders {
+            for &g in holder {
+                missing[g] += 1;
+            }
+        }
+        // Step 2: what the cache has; the rest searched, each distinct position once (none
+        // once the engine has hung).
+        let mut infos: Vec<Option<Result<PositionInfo, ReviewError>>> = Vec::new();
         let mut jobs: HashMap<u64, usize> = HashMap::new();
         for (slot, position) in distinct.iter().enumerate() {
-            match self.cache.get(position) {
-                Some(info) => {
-                    self.counts.from_cache += 1;
-                    infos.push(Some(Ok(info)));
+            let known = self.cache.get(position);
+            if known.is_some() {
+                self.counts.from_cache += 1;
+            }
+            match (known, &self.hung) {
+                (Some(info), _) => infos.push(Some(Ok(info))),
+                (None, Some(hung)) => {
+                    self.counts.not_evaluated += 1;
+                    let reason = format!("the engine hung earlier in this run ({hung})");
+                    infos.push(Some(Err(not_evaluated(reason))));
                 }
-                None => {
+                (None, None) => {
                     let request = Request::new(position.clone(), self.budget).with_new_game();
                     jobs.insert(self.pool.submit(request), slot);
                     infos.push(None);
+                }
+            }
+            if infos[slot].is_some() {
+                for &g in &holders[slot] {
+                    missing[g] -= 1;
                 }
             }
         }
         progress(&self.counts);
         let mut failure = None;
         let mut flushed = Instant::now();
-        while let Some(result) = self.pool.recv() {
-            let Some(&slot) = jobs.get(&result.id) else {
-                continue;
-            };
-            self.counts.evaluated += 1;
-            let info = evaluation(&distinct[slot], &result.outcome);
-            if let Ok(info) = &info {
-                self.cache.insert(&distinct[slot], info);
+        let mut next = 0;
+        loop {
+            // Step 3, as the answers come: the games whose positions are all answered and
+            // written, in order.
+            if failure.is_none() && self.cache.unflushed() == 0 {
+                while next < games.len() && (lines[next].is_err() || missing[next] == 0) {
+                    done(self.judged(next, &games[next], &mut lines[next], &infos));
+                    next += 1;
+                }
             }
-            infos[slot] = Some(info);
-            if failure.is_none() && flushed.elapsed() >= self.flush_every {
+            // A cache in memory is written at no cost: at once.
+            let every = match self.cache.dir() {
+                Some(_) => self.flush_every,
+                None => Duration::ZERO,
+            };
+            let wait = (failure.is_none() && self.cache.unflushed() > 0)
+                .then(|| every.saturating_sub(flushed.elapsed()));
+            let result = match self.pool.recv_within(wait) {
+                Ok(Some(result)) => Some(result),
+                Ok(None) => break,
+                Err(()) => None,
+            };
+            if let Some(result) = result
+                && let Some(&slot) = jobs.get(&result.id)
+            {
+                let info = self.answer(&distinct[slot], result, &holders[slot], games, &lines);
+                match &info {
+                    Ok(info) => {
+                        self.counts.evaluated += 1;
+                        self.cache.insert(&distinct[slot], info);
+                    }
+                    Err(_) => self.counts.not_evaluated += 1,
+                }
+                infos[slot] = Some(info);
+                for &g in &holders[slot] {
+                    missing[g] -= 1;
+                }
+                progress(&self.counts);
+            }
+            if failure.is_none() && self.cache.unflushed() > 0 && flushed.elapsed() >= every {
                 failure = self.cache.flush().err();
                 flushed = Instant::now();
             }
-            progress(&self.counts);
         }
         if let Some(error) = failure {
             return Err(error);
         }
         self.cache.flush()?;
-        // Step 3: each game's positions filled in and judged.
-        let reviews = lines
-            .into_iter()
-            .zip(games)
-            .map(|(line, game)| {
-                let review = line.and_then(|(mut line, slots)| {
-                    for (i, &slot) in slots.iter().enumerate() {
-                        let info = match &infos[slot] {
-                            Some(info) => info.clone(),
-                            None => Err("the engine gave no answer".to_owned()),
-                        };
-                        line.positions[i] = info.map_err(|message| ReviewError::Engine {
-                            at: if i < line.moves.len() {
-                                format!("before {}", line.label(i))
-                            } else {
-                                "after the last move".to_owned()
-                            },
-                            message,
-                        })?;
+        while next < games.len() {
+            done(self.judged(next, &games[next], &mut lines[next], &infos));
+            next += 1;
+        }
+        Ok(())
+    }
+
+    /// What a search's result gives its position, with a note when the engine did wrong; a
+    /// hang stops the review.
+    fn answer(
+        &mut self,
+        position: &Position,
+        result: JobResult,
+        holders: &[usize],
+        games: &[Game],
+        lines: &[Result<(Mainline, Vec<usize>), ReviewError>],
+    ) -> Result<PositionInfo, ReviewError> {
+        // The first game that has the position names it.
+        let place = || match holders.first() {
+            Some(&g) => {
+                let game = &games[g];
+                let at = match &lines[g] {
+                    Ok((line, slots)) => {
+                        let key = position.wide_key();
+                        let i = game
+                            .start
+                            .iter()
+                            .chain(game.mainline().map(|n| &n.position))
+                            .position(|p| p.wide_key() == key)
+                            .unwrap_or(slots.len());
+                        position_label(line, i)
                     }
-                    Ok(judge(&line, self.rules))
-                });
-                review.unwrap_or_else(|error| {
-                    self.counts.errors += 1;
-                    Review::failed(
-                        game.tag("White").map(str::to_owned),
-                        game.tag("Black").map(str::to_owned),
-                        &error,
-                    )
-                })
-            })
-            .collect();
-        Ok(reviews)
+                    Err(_) => "a position".to_owned(),
+                };
+                format!("{}, {at}", game_label(game))
+            }
+            None => "a position".to_owned(),
+        };
+        if let Some(first) = &result.retried {
+            self.counts.engine_faults += 1;
+            let after = match &result.outcome {
+                Ok(_) => "started again, it evaluated the position".to_owned(),
+                Err(second) => format!("started again, it failed again: {second}"),
+            };
+            self.note(format!("{}: {first}; {after}", place()));
+        }
+        let outcome = match result.outcome {
+            Ok(analysis) => return evaluation(position, &analysis),
+            Err(error) => error,
+        };
+        if outcome.is_fault() {
+            self.counts.engine_faults += 1;
+            // The second fault of a retried search is in the note of the first.
+            if result.retried.is_none() {
+                let stopped = if outcome.is_hang() && self.hung.is_none() {
+                    "; the review stopped"
+                } else {
+                    ""
+                };
+                self.note(format!("{}: {outcome}{stopped}", place()));
+            }
+            if outcome.is_hang() && self.hung.is_none() {
+                self.hung = Some(format!("{}: {outcome}", place()));
+                // The other searches end now: they would wait for the engine in vain, holding
+                // the run (and a server's one review) for a time limit each.
+                self.pool.cancel();
+            }
+            return Err(ReviewError::Engine {
+                at: String::new(),
+                message: outcome.to_string(),
+            });
+        }
+        Err(match (&outcome, &self.hung) {
+            (EngineError::Cancelled { .. }, Some(hung)) => {
+                not_evaluated(format!("the review stopped when the engine hung ({hung})"))
+            }
+            (EngineError::Cancelled { .. }, None) => {
+                not_evaluated("the review was cancelled".to_owned())
+            }
+            _ => ReviewError::Engine {
+                at: String::new(),
+                message: outcome.to_string(),
+            },
+        })
+    }
+
+    /// Game `g`'s review from its positions' answers.
+    fn judged(
+        &mut self,
+        index: usize,
+        game: &Game,
+        line: &mut Result<(Mainline, Vec<usize>), ReviewError>,
+        infos: &[Option<Result<PositionInfo, ReviewError>>],
+    ) -> ReviewedGame {
+        let line = std::mem::replace(line, Err(ReviewError::NoStartPosition));
+        let mut engine_failed = false;
+        let review = line.and_then(|(mut line, slots)| {
+            for (i, &slot) in slots.iter().enumerate() {
+                let info = match &infos[slot] {
+                    Some(info) => info.clone(),
+                    None => Err(not_evaluated("the engine gave no answer".to_owned())),
+                };
+                line.positions[i] = info.map_err(|error| {
+                    engine_failed = true;
+                    let at = position_label(&line, i);
+                    match error {
+                        ReviewError::Engine { message, .. } => ReviewError::Engine { at, message },
+                        ReviewError::NotEvaluated { reason, .. } => {
+                            ReviewError::NotEvaluated { at, reason }
+                        }
+                        other => other,
+                    }
+                })?;
+            }
+            Ok(judge(&line, self.rules))
+        });
+        let review = review.unwrap_or_else(|error| {
+            self.counts.errors += 1;
+            Review::failed(
+                game.tag("White").map(str::to_owned),
+                game.tag("Black").map(str::to_owned),
+                &error,
+            )
+        });
+        ReviewedGame {
+            index,
+            review,
+            engine_failed,
+        }
+    }
+}
+
+/// A position of `line` as a note or an error names it: `before 12. Nf3`, or `after the last
+/// move`.
+fn position_label(line: &Mainline, i: usize) -> String {
+    if i < line.moves.len() {
+        format!("before {}", line.label(i))
+    } else {
+        "after the last move".to_owned()
+    }
+}
+
+/// A game as a note names it: `game 3 (Carlsen - Nepomniachtchi)`.
+fn game_label(game: &Game) -> String {
+    let name = |tag: &str| game.tag(tag).unwrap_or("?").to_owned();
+    format!(
+        "game {} ({} - {})",
+        game.number,
+        name("White"),
+        name("Black")
+    )
+}
+
+fn not_evaluated(reason: String) -> ReviewError {
+    ReviewError::NotEvaluated {
+        at: String::new(),
+        reason,
     }
 }
 
 /// One position's evaluation, the engine's choice and its line, from its analysis (the error's
 /// text when there is none).
-fn evaluation(
-    position: &Position,
-    analysis: &Result<Analysis, EngineError>,
-) -> Result<PositionInfo, String> {
-    let analysis = analysis.as_ref().map_err(ToString::to_string)?;
+fn evaluation(position: &Position, analysis: &Analysis) -> Result<PositionInfo, ReviewError> {
     // A search stopped before its budget (the pool cancelled) is shallower than the budget says:
     // kept in the cache under that budget, it would stand for a full search in every later run.
     if analysis.stopped {
-        return Err("the search was stopped (the review was cancelled)".to_owned());
+        return Err(not_evaluated(
+            "the search was stopped (the review was cancelled or stopped)".to_owned(),
+        ));
     }
     Ok(PositionInfo::from_analysis(position, analysis))
 }

@@ -27,8 +27,9 @@
 //! - The engine layer: one [`Analyser`] interface to tabla's own engine in process
 //!   ([`TablaAnalyser`]) and to any UCI engine ([`UciEngine`], [`UciSpec`]), a [`Request`] (a
 //!   position, a [`Budget`], how many lines) answered by an [`Analysis`], a [`StopSignal`], and a
-//!   [`Pool`] of engines; an engine that crashes, hangs or breaks the protocol is killed, started
-//!   again and the position retried once ([`EngineError`] names it and quotes what it said).
+//!   [`Pool`] of engines; an engine that crashes, hangs or breaks the protocol is killed and
+//!   started again, the position retried once unless it hung ([`EngineError`] names it and
+//!   quotes what it said).
 //! - [`Eval`]: an evaluation from White's point of view, `[%eval 0.17]` or `[%eval #-3]`; from
 //!   a PGN comment or an engine's [`tabla_engine::Score`].
 //! - [`winning_chances`], [`win_percent`]: what an evaluation says of the result.
@@ -71,7 +72,7 @@
 //! checked legal; `uci_option.rs`, `uci_spec.rs` with the `Timeouts`); `request.rs` (`Request`,
 //! `Budget`), `analysis.rs` (`Line`, `Analysis`), `error.rs` (`EngineError`: faults name the engine
 //! and quote it), `engine_spec.rs` (which engine), `pool.rs` (N engines on one queue, a fault
-//! retried once on a fresh process), `process.rs` (the child process: reader and writer threads,
+//! other than a hang retried once on a fresh process), `process.rs` (the child process: reader and writer threads,
 //! killed on drop, `PR_SET_PDEATHSIG` on Linux so that no engine outlives tabla). Tests drive fake
 //! engines (`tests/fake_engines/*.py`) and Debian's Stockfish.
 //!
@@ -104,7 +105,7 @@ pub use annotate::{
     WHITE_ACPL_TAG, annotate, annotated_pgn,
 };
 pub use cache::{COMPACT_AT, CacheConfig, CacheError, EvalCache, evals_schema};
-pub use engine_review::{FLUSH_EVERY, ReviewCounts, Reviewer, review_games};
+pub use engine_review::{FLUSH_EVERY, ReviewCounts, ReviewedGame, Reviewer, review_games};
 pub use engines::{
     Analyser, Analysis, Budget, BudgetError, EngineError, EngineId, EngineSpec, IllegalMove,
     JobResult, LatestLines, Line, OptionKind, OptionSyntaxError, Pool, PoolCanceller, Request,

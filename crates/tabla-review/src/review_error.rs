@@ -32,12 +32,22 @@ pub enum ReviewError {
         /// Positions given.
         positions: usize,
     },
-    /// The engine failed on a position of the game (twice: a pool retries once).
+    /// The engine failed on a position of the game (twice, as a pool retries once; or once
+    /// when it hung).
     #[error("the engine failed on the position {at}: {message}")]
     Engine {
         /// Which position: `before 12... Nf6`, or `after the last move`.
         at: String,
         /// What went wrong, naming the engine.
         message: String,
+    },
+    /// A position of the game was not evaluated: the review stopped before its search (the
+    /// engine hung on another position, or the review was cancelled).
+    #[error("the position {at} was not evaluated: {reason}")]
+    NotEvaluated {
+        /// Which position: `before 12... Nf6`, or `after the last move`.
+        at: String,
+        /// Why.
+        reason: String,
     },
 }

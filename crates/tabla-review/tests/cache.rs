@@ -46,9 +46,14 @@ fn many_files_are_merged_into_one_when_opened() {
     let root = tempfile::tempdir().expect("temporary directory");
     let knights = ["g1f3", "b1c3", "g1h3", "b1a3"];
     let mut written = Vec::new();
-    let mut cache = EvalCache::open(root.path(), &config()).expect("open");
-    // One file per flush, each with one position.
+    // Two runs of 48 flushes, one file per flush, each with one position (a run merges its own
+    // files only once it has written COMPACT_AT, and opening compacts only above COMPACT_AT).
+    let mut dir = None;
     for (i, first) in knights.iter().enumerate() {
+        let mut cache = match (i % 2, dir.take()) {
+            (1, Some(cache)) => cache,
+            _ => EvalCache::open(root.path(), &config()).expect("open"),
+        };
         for (j, second) in [
             "g8f6", "b8c6", "g8h6", "b8a6", "e7e5", "d7d5", "c7c5", "a7a6",
         ]
@@ -63,10 +68,12 @@ fn many_files_are_merged_into_one_when_opened() {
                 written.push((position, info));
             }
         }
+        dir = Some(cache);
     }
     assert_eq!(written.len(), 96);
-    assert_eq!(parquet_files(&cache), 96);
-    const { assert!(96 > COMPACT_AT) };
+    let last = dir.expect("the second run");
+    assert_eq!(parquet_files(&last), 96);
+    const { assert!(96 > COMPACT_AT && 48 < COMPACT_AT) };
     let reopened = EvalCache::open(root.path(), &config()).expect("reopen");
     assert_eq!(parquet_files(&reopened), 1);
     assert_eq!(reopened.len(), 96);
@@ -80,6 +87,35 @@ fn many_files_are_merged_into_one_when_opened() {
             .expect("open")
             .is_empty()
     );
+}
+
+#[test]
+fn a_run_merges_its_own_files_every_compact_at_flushes() {
+    let root = tempfile::tempdir().expect("temporary directory");
+    let mut cache = EvalCache::open(root.path(), &config()).expect("open");
+    let mut written = Vec::new();
+    let firsts = [
+        "g1f3", "b1c3", "g1h3", "b1a3", "e2e4", "d2d4", "c2c4", "a2a3",
+    ];
+    let seconds = [
+        "g8f6", "b8c6", "g8h6", "b8a6", "e7e5", "d7d5", "c7c5", "a7a6", "h7h6", "b7b6",
+    ];
+    for (i, first) in firsts.iter().enumerate() {
+        for (j, second) in seconds.iter().enumerate() {
+            let (position, info) = position_and_info(&[first, second], (i * 10 + j) as i32);
+            cache.insert(&position, &info);
+            cache.flush().expect("flush");
+            written.push((position, info));
+        }
+    }
+    // 80 flushes: the first COMPACT_AT files merged into one when the last of them was written.
+    assert_eq!(written.len(), 80);
+    assert_eq!(parquet_files(&cache), 80 - COMPACT_AT + 1);
+    let reopened = EvalCache::open(root.path(), &config()).expect("reopen");
+    assert_eq!(reopened.len(), 80);
+    for (position, info) in &written {
+        assert_eq!(reopened.get(position).as_ref(), Some(info));
+    }
 }
 
 #[test]

@@ -215,11 +215,12 @@ fn an_engine_that_hangs_is_killed_after_its_time_limit() {
             other => panic!("position 2: {other:?}"),
         }
     }
-    // Two attempts of 3 s each, not forever.
-    assert!(started.elapsed() < Duration::from_secs(40));
-    // It ignores SIGINT and SIGTERM: only SIGKILL ends it. Two at the start, one retried.
+    // One attempt of its time limit (a hang is not retried), not forever.
+    assert!(started.elapsed() < 2 * short().depth + Duration::from_secs(10));
+    // It ignores SIGINT and SIGTERM: only SIGKILL ends it. Two at the start, and one more
+    // when the killed one's worker takes another job.
     drop(pool);
-    assert!(assert_all_gone(&pids) >= 3);
+    assert!(assert_all_gone(&pids) >= 2);
 }
 
 #[test]

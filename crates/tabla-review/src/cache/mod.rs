@@ -13,7 +13,9 @@
 //! - **Safe with two runs at once.** Each run writes files of its own (named by its process and
 //!   start time); at worst two runs evaluate the same position at the same time.
 //! - **Compacted.** When a folder holds more than [`COMPACT_AT`] files, the run that opens it
-//!   (holding a lock, so one at a time) merges them into one.
+//!   (holding a lock, so one at a time) merges them into one; and a run merges its own small
+//!   files (a review writes one a second at most, [`crate::FLUSH_EVERY`]) every [`COMPACT_AT`]
+//!   into one, so that a long run leaves one file per [`COMPACT_AT`] flushes.
 
 mod config;
 mod error;
@@ -67,6 +69,8 @@ pub struct EvalCache {
     /// This run's name in its files: process id and start time.
     writer: String,
     files_written: u64,
+    /// The files this run's flushes wrote since it last merged them, with their keys.
+    own_files: Vec<(PathBuf, Vec<u128>)>,
     warnings: Vec<String>,
 }
 
@@ -80,6 +84,7 @@ impl EvalCache {
             pending: Vec::new(),
             writer: String::new(),
             files_written: 0,
+            own_files: Vec::new(),
             warnings: Vec::new(),
         }
     }
@@ -172,11 +177,35 @@ impl EvalCache {
         Ok(())
     }
 
-    fn write_file(&mut self, dir: &Path, rows: &[(u128, Entry)]) -> Result<(), CacheError> {
+    /// Writes `rows` as a new file of this run; returns its path.
+    fn write_file(&mut self, dir: &Path, rows: &[(u128, Entry)]) -> Result<PathBuf, CacheError> {
         self.files_written += 1;
         let name = format!("evals-{}-{:05}.parquet", self.writer, self.files_written);
         let tmp = dir.join(format!(".tmp-{name}"));
-        store::write(&dir.join(name), &tmp, rows)
+        let path = dir.join(name);
+        store::write(&path, &tmp, rows)?;
+        Ok(path)
+    }
+
+    /// Merges the files this run's flushes wrote into one once there are [`COMPACT_AT`]: the
+    /// merged file is whole before they are removed, so a crash between leaves rows twice, never
+    /// none.
+    fn merge_own_files(&mut self, dir: &Path) -> Result<(), CacheError> {
+        if self.own_files.len() < COMPACT_AT {
+            return Ok(());
+        }
+        let rows: Vec<(u128, Entry)> = self
+            .own_files
+            .iter()
+            .flat_map(|(_, keys)| keys)
+            .filter_map(|k| self.entries.get(k).map(|e| (*k, e.clone())))
+            .collect();
+        self.write_file(dir, &rows)?;
+        for (file, _) in std::mem::take(&mut self.own_files) {
+            // A run compacting the folder meanwhile may have merged it already.
+            let _ = fs::remove_file(file);
+        }
+        Ok(())
     }
 
     /// The folder of this configuration's files (`None` in memory).
@@ -258,8 +287,10 @@ impl EvalCache {
             .iter()
             .filter_map(|k| self.entries.get(k).map(|e| (*k, e.clone())))
             .collect();
-        self.write_file(&dir, &rows)?;
+        let path = self.write_file(&dir, &rows)?;
+        self.own_files
+            .push((path, rows.into_iter().map(|(k, _)| k).collect()));
         self.pending.clear();
-        Ok(())
+        self.merge_own_files(&dir)
     }
 }

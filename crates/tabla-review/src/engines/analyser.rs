@@ -65,18 +65,20 @@ pub trait Analyser: Send {
     ) -> Result<Analysis, EngineError>;
 
     /// [`Analyser::analyse`], asked once more (of a fresh process) when the first attempt
-    /// fails by the engine's fault and was not stopped; the second error, if any, is returned.
+    /// fails by the engine's fault, was not stopped and was not a hang
+    /// ([`EngineError::is_hang`]: a retry would double the wait for an engine that hangs
+    /// again). Returns the outcome, and the first attempt's fault when there was a retry.
     fn analyse_with_retry(
         &mut self,
         request: &Request,
         stop: &StopSignal,
         on_line: &mut dyn FnMut(&Line),
-    ) -> Result<Analysis, EngineError> {
+    ) -> (Result<Analysis, EngineError>, Option<EngineError>) {
         match self.analyse(request, stop, on_line) {
-            Err(error) if error.is_fault() && !stop.is_stopped() => {
-                self.analyse(request, stop, on_line)
+            Err(error) if error.is_fault() && !error.is_hang() && !stop.is_stopped() => {
+                (self.analyse(request, stop, on_line), Some(error))
             }
-            outcome => outcome,
+            outcome => (outcome, None),
         }
     }
 }

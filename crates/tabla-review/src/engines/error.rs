@@ -280,4 +280,24 @@ impl EngineError {
                 | EngineError::Panicked { .. }
         )
     }
+
+    /// `true` when the engine hung: it sent nothing it was waiting for within its time limit
+    /// ([`EngineError::Timeout`]). A hang is not retried, and it stops a review
+    /// ([`crate::Reviewer`]): the engine was given its whole time limit once, and an engine that
+    /// hangs once usually hangs again.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tabla_review::{EngineError, EngineId, Said};
+    /// let hung = EngineError::Timeout {
+    ///     engine: EngineId::new("./engine", None),
+    ///     awaited: "bestmove",
+    ///     waited: Duration::from_secs(3),
+    ///     said: Said::default(),
+    /// };
+    /// assert!(hung.is_hang() && hung.is_fault());
+    /// ```
+    pub fn is_hang(&self) -> bool {
+        matches!(self, EngineError::Timeout { .. })
+    }
 }

@@ -9,9 +9,10 @@ use super::request::Request;
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 /// The answer to one job: its id (as [`Pool::submit`] returned it) and its analysis or error.
 #[derive(Debug)]
@@ -20,15 +21,19 @@ pub struct JobResult {
     pub id: u64,
     /// The analysis, or why there is none.
     pub outcome: Result<Analysis, EngineError>,
+    /// The fault of the first attempt, when the job was tried again on a fresh process (the
+    /// outcome is the second attempt's): what a review notes as a restart.
+    pub retried: Option<EngineError>,
 }
 
 /// N engines analysing positions from one queue, each on a thread of its own (and each with one
 /// search thread). Results come back as they finish, with their job's id.
 ///
-/// A job whose engine fails by its fault (crash, hang, output that is not UCI, an illegal
-/// move) is tried once more on a fresh process; if that fails too, the job's result is the
-/// error, and the pool goes on with the next job. Dropping the pool stops the searches and
-/// ends every engine.
+/// A job whose engine fails by its fault (crash, output that is not UCI, an illegal move) is
+/// tried once more on a fresh process ([`JobResult::retried`] keeps the first fault); if that
+/// fails too, the job's result is the error, and the pool goes on with the next job. A hang
+/// ([`EngineError::is_hang`]) is not tried again: its process is killed and the job's result
+/// is the timeout. Dropping the pool stops the searches and ends every engine.
 ///
 /// ```
 /// use tabla::Position;
@@ -224,6 +229,29 @@ impl Pool {
         Some(result)
     }
 
+    /// [`Pool::recv`], waiting at most `wait` (for ever when `None`): `Ok(None)` when every
+    /// submitted job's result has been received, `Err(())` when none came in time.
+    pub(crate) fn recv_within(&self, wait: Option<Duration>) -> Result<Option<JobResult>, ()> {
+        let Some(wait) = wait else {
+            return Ok(self.recv());
+        };
+        let mut inbox = lock(&self.inbox);
+        if self.undelivered.load(Ordering::SeqCst) == 0 {
+            return Ok(None);
+        }
+        let result = match inbox.pending.pop_front() {
+            Some(result) => result,
+            None => match inbox.results.recv_timeout(wait) {
+                Ok(result) => result,
+                Err(RecvTimeoutError::Timeout) => return Err(()),
+                // Every job is answered (a worker catches even a panic): never while jobs wait.
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            },
+        };
+        self.undelivered.fetch_sub(1, Ordering::SeqCst);
+        Ok(Some(result))
+    }
+
     /// Analyses `requests` and returns their outcomes in the same order. Results of jobs
     /// submitted earlier that arrive meanwhile are kept for [`Pool::recv`].
     pub fn analyse_all(
@@ -311,6 +339,7 @@ impl PoolCanceller {
             let _ = self.answers.send(JobResult {
                 id,
                 outcome: Err(EngineError::Cancelled { id }),
+                retried: None,
             });
         }
         for stop in state.running.iter().flatten() {
@@ -361,26 +390,35 @@ fn work(
                 state = shared.wakeup.wait(state).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let outcome = run_job(spec, &mut analyser, &request, &stop);
+        let (outcome, retried) = run_job(spec, &mut analyser, &request, &stop);
         lock(&shared.state).running[slot] = None;
-        if answers.send(JobResult { id, outcome }).is_err() {
+        let result = JobResult {
+            id,
+            outcome,
+            retried,
+        };
+        if answers.send(result).is_err() {
             return;
         }
     }
 }
 
-/// One job on this worker's engine, started first if it is not running; a panic (a bug in
-/// tabla) becomes the job's error, and the engine is replaced.
+/// One job on this worker's engine, started first if it is not running: its outcome, and the
+/// first attempt's fault when it was retried. A panic (a bug in tabla) becomes the job's error,
+/// and the engine is replaced.
 fn run_job(
     spec: &EngineSpec,
     analyser: &mut Option<Box<dyn Analyser>>,
     request: &Request,
     stop: &StopSignal,
-) -> Result<Analysis, EngineError> {
+) -> (Result<Analysis, EngineError>, Option<EngineError>) {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let engine = match analyser {
             Some(engine) => engine,
-            None => analyser.insert(spec.start()?),
+            None => match spec.start() {
+                Ok(engine) => analyser.insert(engine),
+                Err(error) => return (Err(error), None),
+            },
         };
         engine.analyse_with_retry(request, stop, &mut |_| {})
     }));
@@ -388,10 +426,11 @@ fn run_job(
         let engine = analyser
             .take()
             .map_or_else(|| EngineId::new("pool worker", None), |a| a.id().clone());
-        Err(EngineError::Panicked {
+        let error = EngineError::Panicked {
             engine,
             message: panic_message(panic.as_ref()),
-        })
+        };
+        (Err(error), None)
     })
 }
 

@@ -223,8 +223,13 @@ impl UciEngine {
             if !stop_sent && stop.is_stopped() {
                 self.send("stop");
                 stop_sent = true;
-                waited = Some(self.spec.timeouts.stop_grace);
-                deadline = Some(Instant::now() + self.spec.timeouts.stop_grace);
+                // A stop never extends the search's own limit: a review that stops its engines
+                // because one hung must not wait longer for the others.
+                let grace = Instant::now() + self.spec.timeouts.stop_grace;
+                if deadline.is_none_or(|d| grace < d) {
+                    waited = Some(self.spec.timeouts.stop_grace);
+                    deadline = Some(grace);
+                }
             }
             let now = Instant::now();
             // Checked before reading, so that an engine printing without end cannot outrun it.

@@ -40,6 +40,16 @@ def answer(plies):
     say(f"bestmove {move}")
 
 
+def position_plies(words):
+    """The plies played to reach the position of a `position` command: its moves, after the
+    FEN's own count (fullmove number and side to move) when it gives one."""
+    moves = len(words) - words.index("moves") - 1 if "moves" in words else 0
+    if len(words) > 7 and words[1] == "fen":
+        side, fullmove = words[3], words[7]
+        return 2 * (int(fullmove) - 1) + (1 if side == "b" else 0) + moves
+    return moves
+
+
 def argument_list():
     args = sys.argv[1:]
     pid_dir = None
@@ -86,7 +96,7 @@ def run(name="Fake", on_go=answer, on_uci=None):
         elif command == "isready":
             say("readyok")
         elif command == "position":
-            plies = len(words) - 3 if "moves" in words else 0
+            plies = position_plies(words)
         elif command == "go":
             if "infinite" in words:
                 searching_infinite = True
