@@ -219,6 +219,12 @@ export function gamesPage(root: HTMLElement): void {
           const before = r.already ? `; ${formatCount(r.already)} reviewed before` : '';
           const failed = r.errors ? `; ${formatCount(r.errors)} could not be` : '';
           reviewStatus.textContent = `Reviewed ${countOf(r.games, 'game')} (${countOf(r.positions, 'position')}, ${formatCount(r.from_cache)} from the cache)${before}${failed}.`;
+          if (r.hung !== null) {
+            reviewStatus.append(h('span', { class: 'msg msg-error', role: 'alert' }, ` The engine hung and the review stopped: ${r.hung}. The games left wait for the next run.`));
+          } else if (r.engine_faults > 0) {
+            const notes = r.engine_notes.join('; ');
+            reviewStatus.append(h('span', { class: 'msg msg-error', role: 'alert' }, ` The engine failed ${countOf(r.engine_faults, 'time')}: ${notes}`));
+          }
           void show();
         }
       }

@@ -275,6 +275,10 @@ export interface DbReviewCounts {
   evaluated: number;
   from_cache: number;
   errors: number;
+  /** Distinct positions left without an evaluation (an engine fault twice, a hang). */
+  not_evaluated: number;
+  /** The engine's faults: each killed its process, started again for the next search. */
+  engine_faults: number;
 }
 
 /** How far a run of `POST /api/db/review` is: the counts so far, of `total` games to review. */
@@ -291,6 +295,10 @@ export interface DbReviewSummaryCounts extends DbReviewCounts {
   selected: number;
   /** Of them, games reviewed before (skipped). */
   already: number;
+  /** What the engine did wrong, one line each (a crash and its restart, a hang). */
+  engine_notes: string[];
+  /** Why the run stopped before its end: the engine hung (the games left wait for the next run). */
+  hung: string | null;
 }
 
 /** A progress line of `POST /api/db/review`. */

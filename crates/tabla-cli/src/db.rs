@@ -316,14 +316,23 @@ fn review(args: DbReviewArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
         plural(summary.selected, "game"),
         summary.already
     );
+    for note in &summary.engine_notes {
+        eprintln!("warning: engine: {note}");
+    }
+    if let Some(hung) = &summary.hung {
+        eprintln!(
+            "error: the engine hung, the review stopped ({hung}): the games reviewed before are stored, the others are left for the next run"
+        );
+    }
     if summary.counts.errors > 0 {
         eprintln!(
-            "{} could not be reviewed: SELECT game_id, error FROM review_games WHERE error IS NOT NULL",
+            "{} could not be reviewed: SELECT game_id, error FROM review_games WHERE error IS NOT NULL (a game the engine failed on is not stored: the next run tries it again)",
             plural(summary.counts.errors, "game")
         );
     }
     writeln!(out, "{}", summary.counts)?;
-    Ok(if summary.counts.errors > 0 {
+    let faults = summary.counts.engine_faults > 0 || summary.hung.is_some();
+    Ok(if summary.counts.errors > 0 || faults {
         Outcome::Failure
     } else {
         Outcome::Success

@@ -140,7 +140,9 @@ enum RulesArg {
 }
 
 /// Runs `tabla review`: exit status 1 when a game could not be reviewed (its error is in the
-/// output and on standard error; the other games are reviewed).
+/// output and on standard error; the other games are reviewed) or the engine failed (each fault
+/// a warning on standard error, even when the engine worked once started again). An engine that
+/// hangs stops the review: the games after it get an error without a search.
 pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome> {
     let rules = args.engine.rules();
     let budget = args.engine.budget();
@@ -191,6 +193,9 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
                     })?;
                     counts = before.plus(&reviewer.counts);
                     reviewer.counts = ReviewCounts::default();
+                    for note in reviewer.take_notes() {
+                        bar.suspend(|| eprintln!("warning: engine: {note}"));
+                    }
                     reviews
                 }
                 None => batch
@@ -227,6 +232,11 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
         }
     }
     bar.finish_and_clear();
+    if let Some(hung) = reviewer.as_ref().and_then(|r| r.hung()) {
+        eprintln!(
+            "error: the engine hung, the review stopped ({hung}): the games after it were not reviewed"
+        );
+    }
     if let Some(mut file) = file_out {
         file.flush()?;
         writeln!(stdout, "{counts}")?;
@@ -234,7 +244,8 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
         // Standard output holds the games: the summary goes beside them.
         eprintln!("{counts}");
     }
-    Ok(if counts.errors > 0 {
+    // An engine that failed, even one that worked when started again, is worth an exit status.
+    Ok(if counts.errors > 0 || counts.engine_faults > 0 {
         Outcome::Failure
     } else {
         Outcome::Success

@@ -91,6 +91,12 @@ pub struct ReviewSummary {
     pub counts: ReviewCounts,
     /// What opening the evaluation cache skipped (files it could not read).
     pub warnings: Vec<String>,
+    /// What the engine did wrong, one line each ([`Reviewer::take_notes`]): a crash and its
+    /// restart, a position it failed on twice, a hang.
+    pub engine_notes: Vec<String>,
+    /// Why the run stopped before its end, when the engine hung ([`Reviewer::hung`]): the games
+    /// reviewed until then are stored, the others are left for the next run.
+    pub hung: Option<String>,
 }
 
 impl Database {
@@ -99,8 +105,11 @@ impl Database {
     /// in `evals`. Games this configuration and rules reviewed before are skipped, so a second
     /// run, or one after an import, reviews only the games not yet reviewed. A game that cannot
     /// be reviewed (unreadable, an engine failure, a missing `[%eval]`) is stored with its
-    /// error and counted in `counts.errors`. `progress` gets the counts so far and the games
-    /// this run reviews.
+    /// error and counted in `counts.errors`, except a game left without an evaluation by the
+    /// engine (a fault twice, a hang): it is counted in `counts.errors` and not stored, so that
+    /// the next run tries it again. An engine that hangs stops the run
+    /// ([`ReviewSummary::hung`]). `progress` gets the counts so far and the games this run
+    /// reviews.
     ///
     /// The tables of this `Database` are registered again afterwards, so that [`Database::sql`]
     /// sees the new rows.
@@ -185,6 +194,8 @@ impl Database {
         let mut reviewer = engine.as_mut().map(|(pool, budget, flush_every, cache)| {
             Reviewer::new(pool, *budget, rules, cache).flush_every(*flush_every)
         });
+        let mut engine_notes: Vec<String> = Vec::new();
+        let mut hung: Option<String> = None;
         let mut review_pending = |pending: &mut Vec<(i64, Game)>,
                                   rows: &mut Rows,
                                   counts: &mut ReviewCounts|
@@ -193,23 +204,33 @@ impl Database {
                 return Err(DbError::Cancelled);
             }
             let games: Vec<Game> = pending.iter().map(|(_, g)| g.clone()).collect();
-            let reviews: Vec<Review> = match reviewer.as_mut() {
+            // Each review, and whether the engine left the game without an evaluation.
+            let reviews: Vec<(Review, bool)> = match reviewer.as_mut() {
                 Some(reviewer) => {
                     let before = *counts;
-                    let reviews = reviewer.review(&games, &mut |now| {
-                        // A cancel that came between the check above and the searches'
-                        // start found nothing to stop: they are stopped here.
-                        if cancel.is_cancelled() {
-                            cancel.stop_engines();
-                        }
-                        progress(&before.plus(now), total);
-                    })?;
+                    let mut reviews = Vec::with_capacity(games.len());
+                    reviewer.review_each(
+                        &games,
+                        &mut |now| {
+                            // A cancel that came between the check above and the searches'
+                            // start found nothing to stop: they are stopped here.
+                            if cancel.is_cancelled() {
+                                cancel.stop_engines();
+                            }
+                            progress(&before.plus(now), total);
+                        },
+                        &mut |done| reviews.push((done.review, done.engine_failed)),
+                    )?;
+                    engine_notes.extend(reviewer.take_notes());
                     if cancel.is_cancelled() {
                         // Its unfinished games carry the cancel as their error: none is stored.
                         return Err(DbError::Cancelled);
                     }
                     *counts = before.plus(&reviewer.counts);
                     reviewer.counts = ReviewCounts::default();
+                    if hung.is_none() {
+                        hung = reviewer.hung().map(str::to_owned);
+                    }
                     reviews
                 }
                 None => games
@@ -219,15 +240,22 @@ impl Database {
                         counts.games += 1;
                         counts.positions += (game.mainline().len() + 1) as u64;
                         counts.errors += u64::from(review.error.is_some());
-                        review
+                        (review, false)
                     })
                     .collect(),
             };
-            for ((id, game), review) in pending.iter().zip(&reviews) {
-                rows.add(*id, Some(game), review);
+            for ((id, game), (review, engine_failed)) in pending.iter().zip(&reviews) {
+                // Left for the next run, which may well have a working engine.
+                if !engine_failed {
+                    rows.add(*id, Some(game), review);
+                }
             }
             pending.clear();
             progress(counts, total);
+            // The engine hung: the games left would be answered from the cache alone.
+            if hung.is_some() {
+                return Err(DbError::Cancelled);
+            }
             Ok(())
         };
         let walked = self
@@ -261,8 +289,12 @@ impl Database {
                 true => Ok(()),
                 false => review_pending(&mut pending, &mut rows, &mut counts),
             });
-        let cancelled = matches!(walked, Err(DbError::Cancelled));
-        if !cancelled {
+        summary.engine_notes = engine_notes;
+        summary.hung = hung;
+        // A hang stops the walk as a cancel does, but the run ends with its summary.
+        let stopped = matches!(walked, Err(DbError::Cancelled));
+        let cancelled = stopped && summary.hung.is_none();
+        if !stopped {
             walked?;
         }
         folder.write(&mut rows)?;

@@ -182,6 +182,10 @@ impl NativeDatabase {
             "evaluated": counts.evaluated,
             "from_cache": counts.from_cache,
             "errors": counts.errors,
+            "not_evaluated": counts.not_evaluated,
+            "engine_faults": counts.engine_faults,
+            "engine_notes": summary.engine_notes,
+            "hung": summary.hung,
             "warnings": summary.warnings,
         })
         .to_string())

@@ -330,29 +330,35 @@ fn an_engine_that_never_sends_uciok_fails_the_pool_start_once() {
 }
 
 #[test]
-fn an_engine_that_fails_to_restart_fails_that_job_and_the_run_goes_on() {
+fn an_engine_that_hangs_when_restarted_fails_that_job_and_the_rest_are_cancelled() {
     let pids = TempDir::new().expect("a temporary directory");
     let spec = fake("crash.py", &pids).arg("--no-uciok-on-second-start");
     let mut pool = Pool::start(&EngineSpec::Uci(spec), 1).expect("the first start works");
     // Position 3 crashes the engine; the fresh one started for the retry never answers its
-    // handshake; the next one, started for position 4, works.
+    // handshake: a hang, which cancels the jobs queued (an engine that hangs once hangs again).
     let outcomes = pool.analyse_all(requests(6));
     for (plies, outcome) in outcomes.iter().enumerate() {
-        if plies != 3 {
-            assert_fake_answer(plies, outcome);
-            continue;
-        }
-        assert!(
-            matches!(
-                outcome,
-                Err(EngineError::Timeout {
-                    awaited: "uciok",
-                    ..
-                })
+        match plies {
+            0..3 => assert_fake_answer(plies, outcome),
+            3 => assert!(
+                matches!(
+                    outcome,
+                    Err(EngineError::Timeout {
+                        awaited: "uciok",
+                        ..
+                    })
+                ),
+                "position 3: {outcome:?}"
             ),
-            "position 3: {outcome:?}"
-        );
+            _ => assert!(
+                matches!(outcome, Err(EngineError::Cancelled { .. })),
+                "position {plies}: {outcome:?}"
+            ),
+        }
     }
+    // The pool takes jobs again: a fresh engine, which works.
+    let more = pool.analyse_all(requests(2));
+    assert_fake_answer(1, &more[1]);
     drop(pool);
     assert_eq!(assert_all_gone(&pids), 3);
 }

@@ -40,6 +40,10 @@ struct Counts {
     evaluated: u64,
     from_cache: u64,
     errors: u64,
+    /// Distinct positions left without an evaluation (an engine fault twice, a hang).
+    not_evaluated: u64,
+    /// The engine's faults: each killed its process, started again for the next search.
+    engine_faults: u64,
 }
 
 impl From<&ReviewCounts> for Counts {
@@ -50,6 +54,8 @@ impl From<&ReviewCounts> for Counts {
             evaluated: c.evaluated,
             from_cache: c.from_cache,
             errors: c.errors,
+            not_evaluated: c.not_evaluated,
+            engine_faults: c.engine_faults,
         }
     }
 }
@@ -87,6 +93,11 @@ struct Summary {
     /// What this run reviewed.
     #[serde(flatten)]
     counts: Counts,
+    /// What the engine did wrong, one line each (a crash and its restart, a hang).
+    engine_notes: Vec<String>,
+    /// Why the run stopped before its end: the engine hung (the games left wait for the next
+    /// run).
+    hung: Option<String>,
 }
 
 impl Cancel for ReviewCancel {
@@ -263,6 +274,8 @@ impl Job {
                     selected: summary.selected,
                     already: summary.already,
                     counts: Counts::from(&summary.counts),
+                    engine_notes: summary.engine_notes,
+                    hung: summary.hung,
                 },
             }),
             Err(DbError::Cancelled) => {

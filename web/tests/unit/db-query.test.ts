@@ -149,7 +149,7 @@ describe('a game in a list', () => {
 
 describe('a bulk review\'s progress', () => {
   const at = (games: number, total: number, done: number, positions: number) =>
-    reviewFraction({ games, total, positions, evaluated: done, from_cache: 0, errors: 0 });
+    reviewFraction({ games, total, positions, evaluated: done, from_cache: 0, errors: 0, not_evaluated: 0, engine_faults: 0 });
   test('the games taken up, scaled by their positions done', () => {
     assert.equal(at(0, 10, 0, 0), 0);
     assert.equal(at(5, 10, 50, 100), 0.25);

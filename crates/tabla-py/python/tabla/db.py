@@ -91,7 +91,10 @@ class Database:
         ``engine_options``, ``nodes``, ``depth``, ``movetime``, ``engines``, ``rules`` and
         ``from_evals`` as for ``tabla.review``. Answers what the run did: ``{"engine",
         "rules", "selected", "already", "games", "positions", "evaluated", "from_cache",
-        "errors", "warnings"}``; query the reviews with ``sql``.
+        "errors", "not_evaluated", "engine_faults", "engine_notes", "hung", "warnings"}``:
+        ``engine_notes`` says what the engine did wrong (a crash and its restart), ``hung`` why
+        the run stopped early (the engine hung; the games left wait for the next run), and a
+        game the engine failed on is not stored; query the reviews with ``sql``.
 
             >>> db.review(depth=8, player="DrNykterstein")             # doctest: +SKIP
             >>> db.sql("SELECT AVG(white_accuracy) FROM review_games")  # doctest: +SKIP

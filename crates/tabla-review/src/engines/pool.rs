@@ -32,8 +32,10 @@ pub struct JobResult {
 /// A job whose engine fails by its fault (crash, output that is not UCI, an illegal move) is
 /// tried once more on a fresh process ([`JobResult::retried`] keeps the first fault); if that
 /// fails too, the job's result is the error, and the pool goes on with the next job. A hang
-/// ([`EngineError::is_hang`]) is not tried again: its process is killed and the job's result
-/// is the timeout. Dropping the pool stops the searches and ends every engine.
+/// ([`EngineError::is_hang`]) is not tried again: its process is killed, the job's result is
+/// the timeout, and the pool is cancelled ([`Pool::cancel`]: the jobs queued answered
+/// [`EngineError::Cancelled`], those running stopped), since an engine that hangs once hangs
+/// again. Dropping the pool stops the searches and ends every engine.
 ///
 /// ```
 /// use tabla::Position;
@@ -334,17 +336,21 @@ pub struct PoolCanceller {
 impl PoolCanceller {
     /// [`Pool::cancel`].
     pub fn cancel(&self) {
-        let mut state = lock(&self.shared.state);
-        for (id, _) in state.queue.drain(..) {
-            let _ = self.answers.send(JobResult {
-                id,
-                outcome: Err(EngineError::Cancelled { id }),
-                retried: None,
-            });
-        }
-        for stop in state.running.iter().flatten() {
-            stop.stop();
-        }
+        cancel_all(&mut lock(&self.shared.state), &self.answers);
+    }
+}
+
+/// Answers every queued job [`EngineError::Cancelled`] and stops the running ones.
+fn cancel_all(state: &mut State, answers: &Sender<JobResult>) {
+    for (id, _) in state.queue.drain(..) {
+        let _ = answers.send(JobResult {
+            id,
+            outcome: Err(EngineError::Cancelled { id }),
+            retried: None,
+        });
+    }
+    for stop in state.running.iter().flatten() {
+        stop.stop();
     }
 }
 
@@ -392,6 +398,7 @@ fn work(
         };
         let (outcome, retried) = run_job(spec, &mut analyser, &request, &stop);
         lock(&shared.state).running[slot] = None;
+        let hung = outcome.as_ref().is_err_and(EngineError::is_hang);
         let result = JobResult {
             id,
             outcome,
@@ -399,6 +406,11 @@ fn work(
         };
         if answers.send(result).is_err() {
             return;
+        }
+        // An engine that hung once hangs again: the other jobs end now (after the hang's own
+        // result, so that a client knows why), before this worker starts an engine for the next.
+        if hung {
+            cancel_all(&mut lock(&shared.state), answers);
         }
     }
 }

@@ -13,6 +13,9 @@ Arguments:
                            when DIR holds exactly one other engine's file (this is the second
                            start), never send uciok: an engine that breaks when restarted once
 
+Without --pid-dir, the environment's FAKE_UCI_PID_DIR stands for it (for tests of the command
+line, which starts an engine without arguments).
+
 The broken engines import this module and replace one step (see `run`).
 """
 
@@ -64,6 +67,8 @@ def argument_list():
             i += 1
         else:
             i += 1
+    if pid_dir is None:
+        pid_dir = os.environ.get("FAKE_UCI_PID_DIR")
     return pid_dir, no_uciok_on_second_start
 
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """A UCI engine for tabla-web's live-analysis tests. It knows no chess: asked to search the start
 position, it reports 1. e4 with a lower bound (as an engine does when a search fails high), then
-waits for `stop`. With --crash it dies as soon as it is asked to search."""
+waits for `stop`. With --crash it dies as soon as it is asked to search; with --hang it never
+ends a search, not even when told to stop (a hung engine)."""
 
 import os
 import sys
 
 crash = "--crash" in sys.argv[1:]
+hang = "--hang" in sys.argv[1:]
 
 
 def say(line):
@@ -19,10 +21,12 @@ for line in sys.stdin:
     if not words:
         continue
     if words[0] == "uci":
-        say("id name Fake bound" if not crash else "id name Fake crash")
+        say("id name Fake crash" if crash else "id name Fake hang" if hang else "id name Fake bound")
         say("uciok")
     elif words[0] == "isready":
         say("readyok")
+    elif hang and words[0] in ("go", "stop"):
+        continue
     elif words[0] == "go":
         if crash:
             sys.stderr.write("fake engine: crashing on purpose\n")
