@@ -250,6 +250,7 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
         h('p', { class: 'msg msg-error', role: 'alert', id: 'endgame-missing' }, `The table of ${e.body.missing} is not built on this server.`),
         h('p', {}, 'Build it (about a second for four men, minutes for five) with: '),
         h('p', { class: 'row' }, h('code', { id: 'endgame-command' }, command), copy),
+        ...(command.includes('TB_DIR') ? [h('p', { class: 'note' }, 'TB_DIR: the directory given to tabla serve --tb-dir (the server printed it when it started).')] : []),
         h('p', { class: 'note' }, 'The server reads it as soon as it is there: set the position again.'),
       ];
     }

@@ -4,6 +4,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A request the API refuses: the status (always 4xx for something the client sent) and a
 /// message saying what was wrong.
@@ -50,8 +51,40 @@ impl ApiError {
     }
 }
 
+/// The server's failures so far: each is numbered in the server's log and in its answer.
+static FAILURES: AtomicU64 = AtomicU64::new(0);
+
+/// What a client is told of a failure of the server (`message`: `what failed: why`): `what
+/// failed`, and the number under which the whole message is written to the server's log
+/// (standard error). The `why` may name local paths and library internals, which stay on the
+/// machine.
+///
+/// ```
+/// let told = tabla_web::failure_answer("the database query failed: /home/me/db/games/x.parquet: EOF");
+/// assert!(told.starts_with("the database query failed (error "), "{told}");
+/// assert!(!told.contains("/home"), "{told}");
+/// ```
+pub fn failure_answer(message: &str) -> String {
+    let n = FAILURES.fetch_add(1, Ordering::Relaxed) + 1;
+    eprintln!("tabla serve: error {n}: {message}");
+    let what = match message.split_once(": ") {
+        Some((what, _)) if !what.contains(['/', '\\']) => what,
+        Some(_) => "the server failed to answer",
+        None if message.contains(['/', '\\']) => "the server failed to answer",
+        None => message,
+    };
+    format!("{what} (error {n}; the log of `tabla serve`, its standard error, says why)")
+}
+
 impl IntoResponse for ApiError {
+    /// `{"error"}` (with `missing` and `command` for an endgame table not built). A server error
+    /// (5xx) says what failed and no more ([`failure_answer`]): the whole message is in the
+    /// server's log.
     fn into_response(self) -> Response {
+        if self.status.is_server_error() {
+            let body = json!({ "error": failure_answer(&self.message) });
+            return (self.status, axum::Json(body)).into_response();
+        }
         let body = match self.missing {
             None => json!({ "error": self.message }),
             Some(m) => json!({

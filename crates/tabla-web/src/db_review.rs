@@ -281,7 +281,11 @@ impl Job {
             Err(DbError::Cancelled) => {
                 ndjson(&serde_json::json!({ "error": "the review was cancelled" }))
             }
-            Err(e) => ndjson(&serde_json::json!({ "error": e.to_string() })),
+            Err(e) if e.is_usage() => ndjson(&serde_json::json!({ "error": e.to_string() })),
+            Err(e) => {
+                let told = crate::api_error::failure_answer(&format!("the review failed: {e}"));
+                ndjson(&serde_json::json!({ "error": told }))
+            }
         });
     }
 }

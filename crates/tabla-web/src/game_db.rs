@@ -137,7 +137,10 @@ impl GameDb {
 /// filter), with the query parameter named as the API names it, 500 otherwise.
 pub fn db_error(e: DbError) -> ApiError {
     if !e.is_usage() {
-        return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+        return ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the database failed: {e}"),
+        );
     }
     let mut text = e.to_string().replace("--player-match", "`player_match`");
     for name in PARAMETERS {

@@ -190,7 +190,9 @@ fn run(
     drop(pool);
     drop(place);
     let answer = match reviewed {
-        Err(e) => Err(format!("the evaluation cache could not be written: {e}")),
+        Err(e) => Err(crate::api_error::failure_answer(&format!(
+            "the evaluation cache could not be written: {e}"
+        ))),
         Ok(mut reviews) => match reviews.pop() {
             Some(review) if review.error.is_none() => {
                 finished(&game, review, "engine", Some(engine), positions, cached)

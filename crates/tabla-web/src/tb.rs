@@ -130,10 +130,7 @@ pub fn answer(tb: &TbDir, pos: &Position) -> Result<TbJson, ApiError> {
 /// position's own or one its moves lead to).
 fn missing_table(tb: &TbDir, ending: Men, lacking: Men) -> ApiError {
     let command = tb.build_command(ending);
-    let place = match tb.dir() {
-        Some(dir) => format!("in {}", dir.display()),
-        None => "on this server".to_owned(),
-    };
+    let place = tb.place();
     let why = if lacking == ending {
         String::new()
     } else {

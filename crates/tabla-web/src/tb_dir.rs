@@ -80,18 +80,23 @@ impl TbDir {
     }
 
     /// The command that builds an ending's table (and those its moves lead to) where this
-    /// server reads them: `tabla tb build KQvKR`, with `--dir` unless it is the default place.
+    /// server reads them, as an answer of the API gives it: `tabla tb build KQvKR`, and `--dir
+    /// TB_DIR` unless it is the default place. The directory's path stays out of the answer
+    /// (the server printed it at start): `TB_DIR` is the `--tb-dir` of `tabla serve`.
     pub fn build_command(&self, men: Men) -> String {
         match &self.dir {
-            Some(dir) if !self.default => {
-                let shown = dir.display().to_string();
-                if shown.contains(char::is_whitespace) {
-                    format!("tabla tb build {men} --dir '{shown}'")
-                } else {
-                    format!("tabla tb build {men} --dir {shown}")
-                }
-            }
+            Some(_) if !self.default => format!("tabla tb build {men} --dir {TB_DIR}"),
             _ => format!("tabla tb build {men}"),
+        }
+    }
+
+    /// Where the tables are, as an answer of the API says it (no path): "in the server's tables
+    /// directory", or "on this server" when it has none.
+    pub fn place(&self) -> &'static str {
+        match &self.dir {
+            Some(_) if !self.default => "in the server's tables directory (its --tb-dir)",
+            Some(_) => "in the server's tables directory",
+            None => "on this server",
         }
     }
 
@@ -100,6 +105,9 @@ impl TbDir {
         self.tables().endings().len()
     }
 }
+
+/// What [`TbDir::build_command`] writes for the directory given to `tabla serve --tb-dir`.
+pub const TB_DIR: &str = "TB_DIR";
 
 impl std::fmt::Debug for TbDir {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
