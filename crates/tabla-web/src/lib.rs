@@ -35,6 +35,7 @@ pub mod analyse;
 mod api_error;
 mod assets;
 mod config;
+mod connections;
 #[cfg(feature = "db")]
 mod db;
 #[cfg(not(feature = "db"))]
@@ -68,12 +69,15 @@ pub mod suggest;
 mod tb;
 mod tb_dir;
 
-#[cfg(feature = "db")]
 pub use api_error::failure_answer;
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
+pub use connections::{
+    BODY_TIMEOUT, ConnectionTimeouts, HEADER_TIMEOUT, SHUTDOWN_GRACE, serve_connections,
+};
 #[cfg(not(feature = "db"))]
 pub use db::WITHOUT_DB;
 pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
+#[cfg(feature = "db")]
 pub use game_db::{GameDb, NO_DB_HINT, Opened};
 pub use live::{LiveEngines, MAX_ANALYSES, Reservation};
 pub use pgn_index::{MAX_INDEX_GAMES, MAX_INDEX_WARNINGS, MAX_LISTED_WARNINGS};

@@ -20,6 +20,12 @@ pub fn pgn_body(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result
                     state.body_limit
                 ),
             )
+        } else if e.body_text().contains("timeout") {
+            // The body stopped arriving (crate::connections::BODY_TIMEOUT).
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request's body stopped arriving before its end (see the server's time limits)",
+            )
         } else {
             ApiError::new(status, e.body_text())
         }

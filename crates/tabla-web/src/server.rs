@@ -92,12 +92,12 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         );
     }
     eprintln!("tabla serve: listening on http://{addr}/ (Ctrl-C to stop)");
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("serving")
+    let timeouts = crate::connections::ConnectionTimeouts::default();
+    crate::connections::serve_connections(listener, router(state), timeouts, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .context("serving")
 }
 
 /// [`serve`] on a tokio runtime of its own, for callers without one (the `tabla` binary).

@@ -5,7 +5,6 @@
 
 mod common;
 
-use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use common::send;
@@ -31,8 +30,9 @@ fn hung_engine() -> EngineSpec {
     EngineSpec::Uci(UciSpec::new(path).arg("--hang").timeouts(timeouts))
 }
 
-/// The application whose engine (live analysis and reviews) hangs, with `db` when given.
-async fn app(db: Option<Arc<tabla_web::GameDb>>) -> (Router, Arc<GameReviews>) {
+/// The state of an application whose engine (live analysis and reviews) hangs, and its
+/// reviews' state.
+async fn hung_state() -> (AppState, Arc<GameReviews>) {
     let live = tokio::task::spawn_blocking(|| LiveEngines::start(hung_engine(), None, 1))
         .await
         .expect("the start runs")
@@ -41,10 +41,7 @@ async fn app(db: Option<Arc<tabla_web::GameDb>>) -> (Router, Arc<GameReviews>) {
     state.live = Arc::new(live);
     let reviews = Arc::new(GameReviews::new(None).with_budget(Budget::Depth(5)));
     state.reviews = Arc::clone(&reviews);
-    if let Some(db) = db {
-        state.db = Some(db);
-    }
-    (tabla_web::router(state), reviews)
+    (state, reviews)
 }
 
 fn ndjson(body: &[u8]) -> Vec<Value> {
@@ -56,7 +53,8 @@ fn ndjson(body: &[u8]) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hung_engine_gives_the_review_place_back_within_twice_its_time_limit() {
-    let (app, reviews) = app(None).await;
+    let (state, reviews) = hung_state().await;
+    let app = tabla_web::router(state);
     let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
     let started = Instant::now();
     let request = Request::post("/api/review")
@@ -88,7 +86,9 @@ fn a_hung_engine_stops_a_database_review_which_says_so_and_stores_nothing_it_fai
         .enable_all()
         .build()
         .expect("a runtime");
-    let (app, reviews) = runtime.block_on(app(Some(Arc::clone(&db))));
+    let (mut state, reviews) = runtime.block_on(hung_state());
+    state.db = Some(Arc::clone(&db));
+    let app = tabla_web::router(state);
     let started = Instant::now();
     let request = Request::post("/api/db/review?all=1")
         .body(Body::empty())
