@@ -6,9 +6,8 @@
 
 mod common;
 
-use common::{Run, tabla, tabla_env};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use common::{Run, tabla_env};
+use std::path::Path;
 
 fn fake(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -37,46 +36,6 @@ fn shuffle_games(n: usize) -> String {
             pgn
         })
         .collect()
-}
-
-/// A fresh database of `pgn` under this test run's scratch directory.
-fn db_of(name: &str, pgn: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).expect("scratch directory");
-    let file = root.join("games.pgn");
-    std::fs::write(&file, pgn).expect("write the games");
-    let db = root.join("db");
-    let run = tabla(&[
-        "db",
-        "import",
-        "--db",
-        utf8(&db),
-        "--threads",
-        "1",
-        utf8(&file),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    db
-}
-
-/// The Parquet files under `dir`, at any depth, not counting temporary ones.
-fn parquet_files(dir: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .map(|e| {
-            let path = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if path.is_dir() {
-                parquet_files(&path)
-            } else {
-                usize::from(!name.starts_with('.') && name.ends_with(".parquet"))
-            }
-        })
-        .sum()
 }
 
 #[test]
@@ -123,120 +82,169 @@ fn an_engine_restarted_after_a_crash_is_named_and_gives_exit_status_1() {
     );
 }
 
-#[test]
-fn a_hung_engine_stops_a_database_review_which_stores_nothing_it_failed() {
-    let db = db_of("hung-db-review", &shuffle_games(3));
-    let engine = fake("hang_always.py");
-    // A movetime budget's time limit: 100 ms and a margin of 5 s.
-    let args = [
-        "db",
-        "review",
-        "--db",
-        utf8(&db),
-        "--engine",
-        &engine,
-        "--movetime",
-        "100",
-        "--engines",
-        "1",
-    ];
-    let started = Instant::now();
-    let run = tabla(&args);
-    let took = started.elapsed();
-    eprintln!("the review of a hung engine ended after {took:?}");
-    assert!(took < Duration::from_secs(20), "{took:?}");
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("error: the engine hung, the review stopped (game 1 (A1 - B)"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("sent no bestmove within 5.1 s"),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stdout
-            .contains("evaluated 0, from cache 0, errors 3, not evaluated 4"),
-        "{}",
-        run.stdout
-    );
-    assert_eq!(parquet_files(&db.join("review")), 0, "nothing stored");
-    // The next run takes the games up again.
-    let again = tabla(&args);
-    assert!(
-        again.stderr.contains("3 games selected, 0 reviewed before"),
-        "{}",
-        again.stderr
-    );
-}
+/// `tabla db review`: the game database is a feature of the build.
+#[cfg(feature = "db")]
+mod database {
+    use super::*;
+    use common::tabla;
+    use std::path::PathBuf;
+    use std::time::{Duration, Instant};
 
-/// How long a review may hold evaluations before they are on disk (tabla_review::FLUSH_EVERY),
-/// with room for a slow machine.
-const KEPT_WITHIN: Duration = Duration::from_secs(5);
+    /// A fresh database of `pgn` under this test run's scratch directory.
+    fn db_of(name: &str, pgn: &str) -> PathBuf {
+        let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).expect("scratch directory");
+        let file = root.join("games.pgn");
+        std::fs::write(&file, pgn).expect("write the games");
+        let db = root.join("db");
+        let run = tabla(&[
+            "db",
+            "import",
+            "--db",
+            utf8(&db),
+            "--threads",
+            "1",
+            utf8(&file),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        db
+    }
 
-#[test]
-fn a_database_review_killed_with_sigkill_keeps_what_it_evaluated() {
-    // Three games of lichess-evals.pgn: 137 distinct positions, many seconds at 100,000 nodes.
-    let text = std::fs::read_to_string(common::testdata_dir().join("review/lichess-evals.pgn"))
-        .expect("lichess-evals.pgn");
-    let three: String = text
-        .split_inclusive("\n[Event ")
-        .take(3)
-        .collect::<String>()
-        .trim_end_matches("[Event ")
-        .to_owned();
-    let db = db_of("killed-db-review", &three);
-    let review = |db: &Path| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_tabla"))
-            .args(["db", "review", "--db", utf8(db), "--nodes", "100000"])
-            .args(["--engines", "1"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("tabla starts")
-    };
-    let mut child = review(&db);
-    // The run has opened its evaluation cache once its folder exists.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let evals = db.join("evals");
-    while !evals.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
+    /// The Parquet files under `dir`, at any depth, not counting temporary ones.
+    fn parquet_files(dir: &Path) -> usize {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return 0;
+        };
+        entries
+            .flatten()
+            .map(|e| {
+                let path = e.path();
+                let name = e.file_name().to_string_lossy().into_owned();
+                if path.is_dir() {
+                    parquet_files(&path)
+                } else {
+                    usize::from(!name.starts_with('.') && name.ends_with(".parquet"))
+                }
+            })
+            .sum()
     }
-    let opened = Instant::now();
-    while parquet_files(&evals) == 0 && opened.elapsed() < KEPT_WITHIN {
-        std::thread::sleep(Duration::from_millis(5));
+
+    #[test]
+    fn a_hung_engine_stops_a_database_review_which_stores_nothing_it_failed() {
+        let db = db_of("hung-db-review", &shuffle_games(3));
+        let engine = fake("hang_always.py");
+        // A movetime budget's time limit: 100 ms and a margin of 5 s.
+        let args = [
+            "db",
+            "review",
+            "--db",
+            utf8(&db),
+            "--engine",
+            &engine,
+            "--movetime",
+            "100",
+            "--engines",
+            "1",
+        ];
+        let started = Instant::now();
+        let run = tabla(&args);
+        let took = started.elapsed();
+        eprintln!("the review of a hung engine ended after {took:?}");
+        assert!(took < Duration::from_secs(20), "{took:?}");
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("error: the engine hung, the review stopped (game 1 (A1 - B)"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("sent no bestmove within 5.1 s"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stdout
+                .contains("evaluated 0, from cache 0, errors 3, not evaluated 4"),
+            "{}",
+            run.stdout
+        );
+        assert_eq!(parquet_files(&db.join("review")), 0, "nothing stored");
+        // The next run takes the games up again.
+        let again = tabla(&args);
+        assert!(
+            again.stderr.contains("3 games selected, 0 reviewed before"),
+            "{}",
+            again.stderr
+        );
     }
-    let first_file = opened.elapsed();
-    eprintln!("the first evaluations were on disk {first_file:?} after the cache was opened");
-    assert!(
-        child.try_wait().expect("status").is_none(),
-        "the run ended before it was killed"
-    );
-    // SIGKILL: no destructor, no last write.
-    child.kill().expect("kill");
-    child.wait().expect("wait");
-    assert!(
-        parquet_files(&evals) > 0,
-        "nothing kept {KEPT_WITHIN:?} into the review"
-    );
-    // The next run resumes: the positions evaluated before come from the cache, and every game
-    // is reviewed.
-    let resumed = review(&db).wait_with_output().expect("tabla runs");
-    let stdout = String::from_utf8_lossy(&resumed.stdout);
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    let from_cache: u64 = stdout
-        .split(", ")
-        .find_map(|f| f.strip_prefix("from cache "))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("{stdout}"));
-    assert!(from_cache > 0, "{stdout}");
-    assert!(stdout.starts_with("games 3, "), "{stdout}");
-    assert!(stdout.trim_end().ends_with("errors 0"), "{stdout}");
+
+    /// How long a review may hold evaluations before they are on disk (tabla_review::FLUSH_EVERY),
+    /// with room for a slow machine.
+    const KEPT_WITHIN: Duration = Duration::from_secs(5);
+
+    #[test]
+    fn a_database_review_killed_with_sigkill_keeps_what_it_evaluated() {
+        // Three games of lichess-evals.pgn: 137 distinct positions, many seconds at 100,000 nodes.
+        let text = std::fs::read_to_string(common::testdata_dir().join("review/lichess-evals.pgn"))
+            .expect("lichess-evals.pgn");
+        let three: String = text
+            .split_inclusive("\n[Event ")
+            .take(3)
+            .collect::<String>()
+            .trim_end_matches("[Event ")
+            .to_owned();
+        let db = db_of("killed-db-review", &three);
+        let review = |db: &Path| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_tabla"))
+                .args(["db", "review", "--db", utf8(db), "--nodes", "100000"])
+                .args(["--engines", "1"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("tabla starts")
+        };
+        let mut child = review(&db);
+        // The run has opened its evaluation cache once its folder exists.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let evals = db.join("evals");
+        while !evals.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let opened = Instant::now();
+        while parquet_files(&evals) == 0 && opened.elapsed() < KEPT_WITHIN {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let first_file = opened.elapsed();
+        eprintln!("the first evaluations were on disk {first_file:?} after the cache was opened");
+        assert!(
+            child.try_wait().expect("status").is_none(),
+            "the run ended before it was killed"
+        );
+        // SIGKILL: no destructor, no last write.
+        child.kill().expect("kill");
+        child.wait().expect("wait");
+        assert!(
+            parquet_files(&evals) > 0,
+            "nothing kept {KEPT_WITHIN:?} into the review"
+        );
+        // The next run resumes: the positions evaluated before come from the cache, and every game
+        // is reviewed.
+        let resumed = review(&db).wait_with_output().expect("tabla runs");
+        let stdout = String::from_utf8_lossy(&resumed.stdout);
+        assert!(
+            resumed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&resumed.stderr)
+        );
+        let from_cache: u64 = stdout
+            .split(", ")
+            .find_map(|f| f.strip_prefix("from cache "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{stdout}"));
+        assert!(from_cache > 0, "{stdout}");
+        assert!(stdout.starts_with("games 3, "), "{stdout}");
+        assert!(stdout.trim_end().ends_with("errors 0"), "{stdout}");
+    }
 }
