@@ -465,6 +465,69 @@ fn compact_folds_the_imports_and_every_answer_stays() {
     );
 }
 
+#[test]
+fn every_command_refuses_a_database_with_a_missing_or_emptied_file() {
+    let good = database("damaged-good");
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(good.join("tabla-db.json")).expect("manifest"),
+    )
+    .expect("json");
+    let parts = manifest["batches"][0]["parts"].as_array().expect("parts");
+    let file = |table: &str| {
+        let part = (parts.iter())
+            .map(|p| p["path"].as_str().expect("path"))
+            .find(|p| p.starts_with(&format!("{table}/")))
+            .unwrap_or_else(|| panic!("a {table} file"));
+        PathBuf::from("batches/000001").join(part)
+    };
+    let copy = |name: &str| {
+        let db = fresh(name);
+        let run = std::process::Command::new("cp")
+            .args(["-r", utf8(&good), utf8(&db)])
+            .status()
+            .expect("cp");
+        assert!(run.success());
+        db
+    };
+    // One file deleted, one emptied (which the query engine would skip without a word).
+    let deleted = copy("damaged-deleted");
+    std::fs::remove_file(deleted.join(file("games"))).expect("rm");
+    let emptied = copy("damaged-emptied");
+    std::fs::write(emptied.join(file("positions")), b"").expect("empty");
+    for (db, part, problem) in [
+        (&deleted, file("games"), "missing"),
+        (&emptied, file("positions"), "0 bytes where"),
+    ] {
+        let d = utf8(db);
+        let input = pgn("mate_in_2.pgn");
+        let commands: [&[&str]; 9] = [
+            &["info"],
+            &["sql", "SELECT count(*) FROM games"],
+            &["explore", "--moves", "e4"],
+            &["search", "--material", "KRvKR"],
+            &["export", "--moves", "e4"],
+            &["players"],
+            &["review", "--from-evals"],
+            &["compact"],
+            &["import", &input],
+        ];
+        for args in commands {
+            let mut full = vec!["db", args[0], "--db", d];
+            full.extend(&args[1..]);
+            let run = tabla(&full);
+            // An error that stops the command, as every one: exit status 2, nothing on stdout.
+            assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+            assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+            let says = run.stderr.trim_end();
+            assert!(
+                says.contains(&part.display().to_string()) && says.contains(problem),
+                "{args:?}: {says}"
+            );
+            assert!(says.contains("import the inputs again"), "{args:?}: {says}");
+        }
+    }
+}
+
 // `tabla db review`: reviews stored as tables, against testdata/review_reference.json
 // (python-chess and lichess's published rules, testdata/gen_review_reference.py).
 

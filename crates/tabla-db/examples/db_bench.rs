@@ -7,6 +7,7 @@
 //! cargo run --release -p tabla-db --example db_bench -- search --db DIR
 //! cargo run --release -p tabla-db --example db_bench -- explore --db DIR --moves "e4 e5"
 //!     [--passes 5] [filters]
+//! cargo run --release -p tabla-db --example db_bench -- open --db DIR [--passes 20]
 //! ```
 //!
 //! `latency` draws the positions from the database itself: games chosen at random among the
@@ -17,6 +18,10 @@
 //! last the warm one.
 //!
 //! `explore` times one position's answer `--passes` times (the first after opening is cold).
+//!
+//! `open` times opening the database and, apart, the check of its files that opening makes
+//! (`tabla_db::verify_parts`), `--passes` times each, and prints their medians and the check's
+//! share of the opening.
 //!
 //! `search` times an exact-position search, a material search and a pattern search over every
 //! game, and prints positions looked at per second for each.
@@ -54,6 +59,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let db = db.ok_or("--db DIR is required")?;
+    if mode == "open" {
+        return open(&db, passes);
+    }
     let start = Instant::now();
     let db = Database::open_with(&db, &QueryOptions::default())?;
     eprintln!("opened in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
@@ -63,6 +71,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "explore" => explore(&db, &moves, passes, &filters),
         other => Err(format!("unknown mode {other}: latency, search or explore").into()),
     }
+}
+
+/// Times `Database::open_with` and `verify_parts` `passes` times each (warm: the first of
+/// each is left out) and prints their medians.
+fn open(db: &std::path::Path, passes: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let median = |times: &mut Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    };
+    let (mut opening, mut checking) = (Vec::new(), Vec::new());
+    let mut files = 0;
+    for pass in 0..=passes.max(1) {
+        let start = Instant::now();
+        drop(Database::open_with(db, &QueryOptions::default())?);
+        let opened = start.elapsed().as_secs_f64() * 1e3;
+        let start = Instant::now();
+        files = tabla_db::verify_parts(db)?;
+        let checked = start.elapsed().as_secs_f64() * 1e3;
+        if pass > 0 {
+            opening.push(opened);
+            checking.push(checked);
+        }
+    }
+    let (opened, checked) = (median(&mut opening), median(&mut checking));
+    println!(
+        "{files} files: open median {opened:.2} ms, of which the check of the files {checked:.2} ms ({:.0}%)",
+        100.0 * checked / opened
+    );
+    Ok(())
 }
 
 /// Times the explorer's answer for one position (`--moves`, from the start) `passes` times and

@@ -47,6 +47,7 @@ pub fn compact(dir: &Path, options: &QueryOptions) -> Result<CompactSummary, DbE
     let _lock = lock(dir)?;
     let mut manifest = Manifest::read(dir)?;
     remove_leftovers(dir, &manifest)?;
+    crate::parts::verify(dir, &manifest)?;
     compact_locked(dir, &mut manifest, options)
 }
 
@@ -81,11 +82,15 @@ pub(crate) fn compact_locked(
     std::fs::create_dir_all(&parent).map_err(DbError::io(&parent))?;
     std::fs::rename(&staging, &target).map_err(DbError::io(&target))?;
     sync_dir(&parent)?;
+    let through = manifest.batches.iter().map(|b| b.id).max().unwrap_or(0);
     manifest.compacted = Some(Compaction {
         id,
-        through: manifest.batches.iter().map(|b| b.id).max().unwrap_or(0),
+        through,
         rows,
+        parts: Vec::new(),
     });
+    crate::parts::retire_compacted(manifest, through);
+    crate::parts::record_unlisted(dir, manifest)?;
     manifest.write(dir)?;
     remove_leftovers(dir, manifest)?;
     Ok(CompactSummary {

@@ -87,6 +87,7 @@ impl Database {
     /// Opens the database in `dir`.
     pub fn open_with(dir: &Path, options: &QueryOptions) -> Result<Database, DbError> {
         let manifest = Manifest::read(dir)?;
+        crate::parts::verify(dir, &manifest)?;
         let session = Session::new(options)?;
         tables::register_database(&session, dir, &manifest)?;
         Ok(Database {
@@ -169,9 +170,10 @@ impl Database {
                 _ => m.batches.iter().map(|b| b.dir().join(table)).collect(),
             };
             for dir in dirs {
-                let (files, bytes) = parquet_size(&self.dir.join(dir))?;
-                size.files += files;
-                size.bytes += bytes;
+                for part in crate::parts::list(&self.dir.join(dir))? {
+                    size.files += 1;
+                    size.bytes += part.bytes;
+                }
             }
             table_bytes.push(size);
         }
@@ -209,29 +211,4 @@ impl Database {
             Ok(df.collect().await?)
         })
     }
-}
-
-/// Parquet files under `dir` and their bytes.
-fn parquet_size(dir: &Path) -> Result<(u64, u64), DbError> {
-    let mut files = 0;
-    let mut bytes = 0;
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        let entries = match std::fs::read_dir(&d) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(DbError::io(&d)(e)),
-        };
-        for entry in entries {
-            let entry = entry.map_err(DbError::io(&d))?;
-            let meta = entry.metadata().map_err(DbError::io(entry.path()))?;
-            if meta.is_dir() {
-                stack.push(entry.path());
-            } else if entry.path().extension().is_some_and(|e| e == "parquet") {
-                files += 1;
-                bytes += meta.len();
-            }
-        }
-    }
-    Ok((files, bytes))
 }

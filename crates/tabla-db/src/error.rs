@@ -26,6 +26,19 @@ pub enum DbError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// A Parquet file of the database's tables is missing, of another size than written, cut
+    /// short, or not one the manifest lists: no table is read from part of its files.
+    #[error("{}: {}: {problem}; the database cannot answer without it whole: {repair}", db.display(), part.display())]
+    DamagedPart {
+        /// The database's directory.
+        db: PathBuf,
+        /// The file, relative to the database's directory.
+        part: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+        /// How to repair the database.
+        repair: String,
+    },
     /// Another import holds the database's lock.
     #[error("{}: another import is running on this database (it holds {})", .0.display(), .0.join("tabla-db.lock").display())]
     Locked(PathBuf),

@@ -244,6 +244,8 @@ fn import_locked(
         });
     }
     remove_leftovers(dir, &manifest)?;
+    // No import adds to a database that cannot answer whole.
+    crate::parts::verify(dir, &manifest)?;
 
     let id = manifest.next_batch_id();
     let first_game_id = manifest.next_game_id();
@@ -273,7 +275,9 @@ fn import_locked(
         positions: summary.positions,
         explorer_from: summary.explorer_from,
         first_game_id: (!is_attach(options)).then_some(first_game_id),
+        parts: Vec::new(),
     });
+    crate::parts::record_unlisted(dir, &mut manifest)?;
     manifest.write(dir)?;
     // The import is committed; a compaction that fails now leaves it in place.
     let parts = manifest.explorer_parts(dir).len();

@@ -82,6 +82,7 @@ mod lookup;
 mod manifest;
 mod merge;
 mod output;
+mod parts;
 mod players;
 mod review;
 mod review_cancel;
@@ -107,9 +108,10 @@ pub use games::GamePage;
 pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, SkippedInput, import};
 pub use lists::GAMES_LISTED;
 pub use manifest::{
-    Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, SCHEMA_VERSION,
+    Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, Part, SCHEMA_VERSION,
 };
 pub use output::{Format, write_rows};
+pub use parts::verify_parts;
 pub use players::PlayerCount;
 pub use review::{ReviewSummary, ReviewWith};
 pub use review_cancel::ReviewCancel;

@@ -44,6 +44,20 @@ pub struct Compaction {
     pub through: u32,
     /// Its rows.
     pub rows: u64,
+    /// Its Parquet files, as written (empty in a manifest written before parts were listed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
+}
+
+/// A Parquet file a batch or a compaction wrote: opening the database checks that each is
+/// there, whole ([`crate::DbError::DamagedPart`]), so that no table answers from part of its
+/// files.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Part {
+    /// Its path under the batch's or the compaction's directory, with `/` between names.
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: u64,
 }
 
 impl Compaction {
@@ -99,6 +113,10 @@ pub struct Batch {
     /// stands in its file) or the database is older.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_game_id: Option<u64>,
+    /// Its Parquet files, as written (empty in a manifest written before parts were listed:
+    /// the next import or compaction lists them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
 }
 
 /// [`Batch::explorer_from`] of an aggregate that holds every position.
@@ -310,6 +328,10 @@ mod tests {
             positions: 9,
             explorer_from: 32,
             first_game_id: Some(1),
+            parts: vec![Part {
+                path: "games/part-00000.parquet".into(),
+                bytes: 812,
+            }],
         });
         // A batch with its own ids (a `tabla convert` directory's) numbers nothing.
         let mut attached = m.batches[0].clone();
@@ -341,6 +363,7 @@ mod tests {
             id: 3,
             through: 1,
             rows: 7,
+            parts: Vec::new(),
         });
         assert_eq!(m.explorer_dirs(), vec![PathBuf::from("explorer/000003")]);
         assert_eq!(m.next_batch_id(), 2);

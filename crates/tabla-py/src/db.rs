@@ -14,11 +14,13 @@ use tabla_db::{
     Target,
 };
 
-/// A database error as its exception: `OSError` for files, `TablaError` for bad arguments and
-/// everything else.
+/// A database error as its exception: `OSError` for files (a damaged one of the database's
+/// too), `TablaError` for bad arguments and everything else.
 fn db_error(e: DbError) -> PyErr {
     match e {
-        DbError::Io { .. } | DbError::Locked(_) => PyOSError::new_err(e.to_string()),
+        DbError::Io { .. } | DbError::Locked(_) | DbError::DamagedPart { .. } => {
+            PyOSError::new_err(e.to_string())
+        }
         _ => TablaError::new_err(e.to_string()),
     }
 }

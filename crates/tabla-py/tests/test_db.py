@@ -5,6 +5,7 @@ counts them; SQL and info agree; bad arguments raise with the command line's mes
 
 import collections
 import io
+import json
 
 import chess
 import chess.pgn
@@ -136,6 +137,16 @@ def test_bad_arguments_raise(db, tmp_path):
         db.sql("DROP TABLE games")
     with pytest.raises(tabla.TablaError):
         tabla.db.open(tmp_path)
+
+
+def test_a_database_with_an_emptied_file_raises_oserror_naming_it(tmp_path):
+    path = tmp_path / "games.db"
+    tabla.db.import_pgn(path, FILES[2:], threads=2)
+    manifest = json.loads((path / "tabla-db.json").read_text())
+    part = next(p["path"] for p in manifest["batches"][0]["parts"] if p["path"].startswith("games/"))
+    (path / "batches" / "000001" / part).write_bytes(b"")
+    with pytest.raises(OSError, match="0 bytes where"):
+        tabla.db.open(path)
 
 
 def test_a_build_without_db_says_so_on_import(monkeypatch):

@@ -200,7 +200,11 @@ fn search(
             if e.is_fault() {
                 reservation.discard();
             }
-            Some(e.to_string())
+            let program = match reservation.spec() {
+                tabla_review::EngineSpec::Uci(uci) => uci.path.display().to_string(),
+                tabla_review::EngineSpec::Tabla => String::new(),
+            };
+            Some(crate::api_error::engine_text(&program, &e.to_string()))
         }
     };
     // The engine goes back (and the place is freed) before the stream hears of the end, so

@@ -76,6 +76,26 @@ pub fn failure_answer(message: &str) -> String {
     format!("{what} (error {n}; the log of `tabla serve`, its standard error, says why)")
 }
 
+/// `text`, an engine's error or note, as the API says it: the engine named by its program's
+/// file name, not by the path the server was given (`tabla serve --engine PATH`).
+///
+/// ```
+/// let said = tabla_web::engine_text(
+///     "/home/me/engines/sf15",
+///     "engine sf15 (/home/me/engines/sf15): no answer in 2 s",
+/// );
+/// assert_eq!(said, "engine sf15 (sf15): no answer in 2 s");
+/// ```
+pub fn engine_text(program: &str, text: &str) -> String {
+    let name = std::path::Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    match name {
+        Some(name) if !program.is_empty() && name != program => text.replace(program, &name),
+        _ => text.to_owned(),
+    }
+}
+
 impl IntoResponse for ApiError {
     /// `{"error"}` (with `missing` and `command` for an endgame table not built). A server error
     /// (5xx) says what failed and no more ([`failure_answer`]): the whole message is in the

@@ -3,7 +3,10 @@
 //! must come within [`HEADER_TIMEOUT`], each piece of a body within [`BODY_TIMEOUT`]. An answer
 //! is never cut: live analysis streams and NDJSON reviews run as long as they run. Ctrl-C stops
 //! accepting, lets the requests under way finish (for at most [`SHUTDOWN_GRACE`]) and ends.
+//! What hyper answers by itself (a request it cannot read) has a JSON body too
+//! (`parse_errors.rs`).
 
+use crate::parse_errors::{JsonParseErrors, MAX_HEAD, MAX_HEADERS};
 use axum::Router;
 use axum::body::Body;
 use hyper::body::Incoming;
@@ -56,7 +59,9 @@ pub async fn serve_connections(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(timeouts.header);
+        .header_read_timeout(timeouts.header)
+        .max_buf_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS);
     tokio::pin!(shutdown);
     loop {
         let (stream, _) = tokio::select! {
@@ -77,7 +82,8 @@ pub async fn serve_connections(
             app.clone().oneshot(request)
         });
         // No route upgrades its connection (live analysis is Server-Sent Events).
-        let connection = builder.serve_connection(TokioIo::new(stream), service);
+        let connection =
+            builder.serve_connection(TokioIo::new(JsonParseErrors::new(stream)), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A client that stalls or leaves ends its connection: nothing to report.

@@ -261,8 +261,10 @@ impl Job {
                 },
             )
         });
+        let program = pool.engine().path.clone();
         drop(pool);
         drop(place);
+        let shown = |text: &str| crate::api_error::engine_text(&program, text);
         if let Some(line) = last {
             let _ = lines.send(ndjson(&line));
         }
@@ -274,8 +276,8 @@ impl Job {
                     selected: summary.selected,
                     already: summary.already,
                     counts: Counts::from(&summary.counts),
-                    engine_notes: summary.engine_notes,
-                    hung: summary.hung,
+                    engine_notes: summary.engine_notes.iter().map(|n| shown(n)).collect(),
+                    hung: summary.hung.as_deref().map(shown),
                 },
             }),
             Err(DbError::Cancelled) => {

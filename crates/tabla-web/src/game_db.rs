@@ -19,6 +19,11 @@ pub const NO_DB_HINT: &str =
 /// Queries running at once: each uses every core, and a position search replays every game.
 const QUERIES_AT_ONCE: usize = 2;
 
+/// How often a query checks the database's files again (`tabla_db::verify_parts`) while its
+/// manifest stays the same: a file deleted or cut under the running server stops its answers
+/// within this time instead of making them smaller.
+pub const RECHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The query parameters the API names where tabla-db's messages name the command line's flags.
 const PARAMETERS: [&str; 10] = [
     "fen", "moves", "material", "pattern", "rating", "speed", "since", "until", "player", "color",
@@ -31,6 +36,8 @@ pub struct GameDb {
     options: QueryOptions,
     /// The database as last opened; replaced when the manifest on disk is another.
     current: Mutex<Arc<Opened>>,
+    /// When the files were last found whole.
+    checked: Mutex<std::time::Instant>,
     permits: Semaphore,
 }
 
@@ -89,6 +96,7 @@ impl GameDb {
             dir: db.dir().to_owned(),
             options,
             current: Mutex::new(Arc::new(Opened { db: Some(db) })),
+            checked: Mutex::new(std::time::Instant::now()),
             permits: Semaphore::new(QUERIES_AT_ONCE),
         }
     }
@@ -100,14 +108,21 @@ impl GameDb {
 
     /// The database as committed now: the one last opened if its manifest is still the one on
     /// disk, else opened again. Blocking (it reads the manifest), not on an async worker thread.
-    /// A database that cannot be opened again (a damaged part in the new import) is the error.
+    /// A database that cannot be opened again (a damaged part in the new import) is the error,
+    /// and so is one whose files are no longer whole (checked every [`RECHECK_EVERY`]).
     pub fn fresh(&self) -> Result<Arc<Opened>, DbError> {
         let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
         if Manifest::read(&self.dir)? == *current.manifest() {
+            let mut checked = self.checked.lock().unwrap_or_else(|e| e.into_inner());
+            if checked.elapsed() >= RECHECK_EVERY {
+                tabla_db::verify_parts(&self.dir)?;
+                *checked = std::time::Instant::now();
+            }
             return Ok(Arc::clone(&current));
         }
         let db = Database::open_with(&self.dir, &self.options)?;
         *current = Arc::new(Opened { db: Some(db) });
+        *self.checked.lock().unwrap_or_else(|e| e.into_inner()) = std::time::Instant::now();
         Ok(Arc::clone(&current))
     }
 
@@ -136,6 +151,16 @@ impl GameDb {
 /// A database error as the API answers it: 400 for the caller's mistake (a bad FEN, move or
 /// filter), with the query parameter named as the API names it, 500 otherwise.
 pub fn db_error(e: DbError) -> ApiError {
+    if let DbError::DamagedPart { .. } = e {
+        // The answer says no more than what failed (`failure_answer`), so it says where to look.
+        return ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!(
+                "a file of the database is damaged and it cannot answer until it is repaired \
+                 (`tabla db info` says which file and how to repair it): {e}"
+            ),
+        );
+    }
     if !e.is_usage() {
         return ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -51,6 +51,7 @@ mod game_db;
 mod known_params;
 mod live;
 mod notation;
+mod parse_errors;
 mod pgn;
 mod pgn_body;
 mod pgn_game;
@@ -69,7 +70,7 @@ pub mod suggest;
 mod tb;
 mod tb_dir;
 
-pub use api_error::failure_answer;
+pub use api_error::{engine_text, failure_answer};
 pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
 pub use connections::{
     BODY_TIMEOUT, ConnectionTimeouts, HEADER_TIMEOUT, SHUTDOWN_GRACE, serve_connections,
@@ -78,8 +79,9 @@ pub use connections::{
 pub use db::WITHOUT_DB;
 pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 #[cfg(feature = "db")]
-pub use game_db::{GameDb, NO_DB_HINT, Opened};
+pub use game_db::{GameDb, NO_DB_HINT, Opened, RECHECK_EVERY};
 pub use live::{LiveEngines, MAX_ANALYSES, Reservation};
+pub use parse_errors::{MAX_HEAD, MAX_HEADERS, MAX_URI};
 pub use pgn_index::{MAX_INDEX_GAMES, MAX_INDEX_WARNINGS, MAX_LISTED_WARNINGS};
 pub use probe_json::{ProbeJson, describe_probe};
 pub use review::ReviewAnswer;

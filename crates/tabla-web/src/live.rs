@@ -131,6 +131,11 @@ pub struct Reservation {
 }
 
 impl Reservation {
+    /// The engine the server runs.
+    pub fn spec(&self) -> &EngineSpec {
+        self.engines.spec()
+    }
+
     /// The engine: a waiting one, or a new one (which may take a moment for a UCI program).
     pub fn engine(&mut self) -> Result<&mut dyn Analyser, Box<EngineError>> {
         if self.analyser.is_none() {

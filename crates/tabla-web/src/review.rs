@@ -187,6 +187,7 @@ fn run(
             }));
         },
     );
+    let program = pool.engine().path.clone();
     drop(pool);
     drop(place);
     let answer = match reviewed {
@@ -198,7 +199,10 @@ fn run(
                 finished(&game, review, "engine", Some(engine), positions, cached)
                     .map_err(|e| e.message)
             }
-            Some(review) => Err(review.error.unwrap_or_default()),
+            Some(review) => Err(crate::api_error::engine_text(
+                &program,
+                &review.error.unwrap_or_default(),
+            )),
             None => Err("the engine gave no review".to_owned()),
         },
     };

@@ -273,6 +273,11 @@ async fn a_bound_is_shown_as_one_and_a_crash_ends_the_stream_with_the_engine_s_w
         error.contains("Fake crash") && error.contains("crashing on purpose"),
         "{error}"
     );
+    // The engine by its file name: the server's paths stay in its log.
+    assert!(
+        error.contains("fake_engine.py") && !error.contains(env!("CARGO_MANIFEST_DIR")),
+        "{error}"
+    );
     // The stream ends after `done`, and the broken engine is not lent again.
     assert!(body.frame().await.is_none(), "nothing after done");
     until_idle(&live).await;

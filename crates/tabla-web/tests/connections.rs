@@ -8,7 +8,7 @@ mod common;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
-use tabla_web::{ConnectionTimeouts, serve_connections};
+use tabla_web::{ConnectionTimeouts, MAX_HEAD, MAX_HEADERS, MAX_URI, serve_connections};
 
 const LIMIT: Duration = Duration::from_secs(1);
 
@@ -27,14 +27,6 @@ fn start(runtime: &tokio::runtime::Runtime) -> SocketAddr {
         serve_connections(listener, app, timeouts, std::future::pending()).await
     });
     addr
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime")
 }
 
 /// Reads until the server closes the connection (or 10 s pass): what it sent, and when it
@@ -56,7 +48,7 @@ fn read_to_close(stream: &mut TcpStream, since: Instant) -> (String, Duration) {
 
 #[test]
 fn a_client_that_stalls_its_headers_is_closed_at_the_limit() {
-    let runtime = runtime();
+    let runtime = common::runtime();
     let addr = start(&runtime);
     let mut stream = TcpStream::connect(addr).expect("connect");
     let started = Instant::now();
@@ -70,7 +62,7 @@ fn a_client_that_stalls_its_headers_is_closed_at_the_limit() {
 
 #[test]
 fn an_idle_kept_alive_connection_is_closed_at_the_limit() {
-    let runtime = runtime();
+    let runtime = common::runtime();
     let addr = start(&runtime);
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream
@@ -86,7 +78,7 @@ fn an_idle_kept_alive_connection_is_closed_at_the_limit() {
 
 #[test]
 fn a_body_shorter_than_its_length_gets_408_at_the_limit() {
-    let runtime = runtime();
+    let runtime = common::runtime();
     let addr = start(&runtime);
     let mut stream = TcpStream::connect(addr).expect("connect");
     let head = format!(
@@ -103,7 +95,7 @@ fn a_body_shorter_than_its_length_gets_408_at_the_limit() {
 
 #[test]
 fn a_live_analysis_streams_longer_than_the_limits() {
-    let runtime = runtime();
+    let runtime = common::runtime();
     let addr = start(&runtime);
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream
@@ -132,4 +124,79 @@ fn a_live_analysis_streams_longer_than_the_limits() {
     let text = String::from_utf8_lossy(&got);
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     assert!(text.contains("text/event-stream"), "{text}");
+}
+
+/// A request hyper cannot read gets its status with a JSON `{"error"}` that says the limit, and
+/// the connection closes; the next connection is served as ever.
+#[test]
+fn a_request_that_cannot_be_read_gets_json_with_its_status() {
+    let runtime = common::runtime();
+    let addr = start(&runtime);
+    let host = format!("Host: {addr}\r\n");
+    let many: String = (0..=MAX_HEADERS)
+        .map(|i| format!("X-H{i}: 1\r\n"))
+        .collect();
+    let cases = [
+        (
+            format!("GET /{} HTTP/1.1\r\n{host}\r\n", "a".repeat(MAX_URI)),
+            414,
+            format!("{MAX_URI} bytes"),
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\n{host}X-Big: {}\r\n\r\n",
+                "b".repeat(2 * MAX_HEAD)
+            ),
+            431,
+            format!("about {} KiB", MAX_HEAD / 1024),
+        ),
+        (
+            format!("GET / HTTP/1.1\r\n{host}{many}\r\n"),
+            431,
+            format!("{MAX_HEADERS} headers"),
+        ),
+        (
+            format!("POST /api/pgn/index HTTP/1.1\r\n{host}Content-Length: ten\r\n\r\n"),
+            400,
+            "Content-Length".to_owned(),
+        ),
+        (
+            format!(
+                "POST /api/pgn/index HTTP/1.1\r\n{host}Content-Length: 3\r\n\
+                 Content-Length: 4\r\n\r\nabcd"
+            ),
+            400,
+            "Content-Length".to_owned(),
+        ),
+    ];
+    for (request, status, says) in cases {
+        let mut stream = TcpStream::connect(addr).expect("connect");
+        // The server may answer and close before it has read a long request to its end.
+        let _ = stream.write_all(request.as_bytes());
+        let (answer, _) = read_to_close(&mut stream, Instant::now());
+        let what = &request[..40];
+        let (head, body) = answer
+            .split_once("\r\n\r\n")
+            .unwrap_or_else(|| panic!("{what}: {answer:?}"));
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{what}: {head}"
+        );
+        assert!(
+            head.contains("content-type: application/json"),
+            "{what}: {head}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("{what}: {e}: {body:?}"));
+        let error = json["error"].as_str().unwrap_or_default();
+        assert!(error.contains(&says), "{what}: {error}");
+    }
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .write_all(
+            format!("GET /api/engine HTTP/1.1\r\n{host}Connection: close\r\n\r\n").as_bytes(),
+        )
+        .expect("a request");
+    let (answer, _) = read_to_close(&mut stream, Instant::now());
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
 }

@@ -32,11 +32,7 @@ impl Fixture {
     fn new() -> Fixture {
         let dir = tempfile::tempdir().expect("temporary directory");
         let db = Arc::new(import_test_db(dir.path()));
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
+        let runtime = common::runtime();
         Fixture {
             db,
             runtime,

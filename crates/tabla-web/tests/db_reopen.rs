@@ -13,7 +13,7 @@ use common::{Answer, app_with_db, import_test_db, send};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
-use tabla_db::{Database, Filters, ImportOptions, QueryOptions, Target, compact, import};
+use tabla_db::{Database, Filters, ImportOptions, Manifest, QueryOptions, Target, compact, import};
 use tabla_web::GameDb;
 
 fn options() -> QueryOptions {
@@ -51,11 +51,7 @@ fn fresh(dir: &Path) -> (Value, Value) {
 fn a_served_database_answers_the_new_counts_after_an_import_and_a_compaction() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = Arc::new(import_test_db(dir.path()));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = common::runtime();
     let before = json(&runtime, &db, "/api/db");
     let first = before["games"].as_u64().expect("games");
     let start_before = json(&runtime, &db, "/api/db/explore?fen=startpos");
@@ -90,4 +86,35 @@ fn a_served_database_answers_the_new_counts_after_an_import_and_a_compaction() {
     assert_eq!(json(&runtime, &db, "/api/db"), info);
     assert_eq!(json(&runtime, &db, "/api/db/explore?fen=startpos"), start);
     assert_eq!(start, start_after, "a compaction changes no count");
+}
+
+/// A file deleted under the running server stops its answers (500, saying a file is damaged and
+/// where to look, not the path) within `RECHECK_EVERY`; put back, the answers are as before.
+#[test]
+fn a_file_deleted_under_the_server_stops_its_answers_until_it_is_back() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = Arc::new(import_test_db(dir.path()));
+    let runtime = common::runtime();
+    let before = json(&runtime, &db, "/api/db/games?limit=5");
+    let manifest = Manifest::read(dir.path()).expect("manifest");
+    let batch = &manifest.batches[0];
+    let part = (batch.parts.iter())
+        .find(|p| p.path.starts_with("games/"))
+        .expect("a games file");
+    let file = dir.path().join(batch.dir()).join(&part.path);
+    let kept = std::fs::read(&file).expect("read");
+    std::fs::remove_file(&file).expect("rm");
+    std::thread::sleep(tabla_web::RECHECK_EVERY);
+    let req = Request::get("/api/db/games?limit=5")
+        .body(Body::empty())
+        .expect("request");
+    let answer = runtime.block_on(send(app_with_db(Arc::clone(&db)), req));
+    let body = String::from_utf8_lossy(&answer.body).into_owned();
+    assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR, "{body}");
+    assert!(body.contains("a file of the database is damaged"), "{body}");
+    assert!(body.contains("tabla db info"), "{body}");
+    assert!(!body.contains(&*dir.path().to_string_lossy()), "{body}");
+    std::fs::write(&file, kept).expect("put back");
+    std::thread::sleep(tabla_web::RECHECK_EVERY);
+    assert_eq!(json(&runtime, &db, "/api/db/games?limit=5"), before);
 }

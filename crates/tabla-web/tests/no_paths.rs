@@ -28,11 +28,7 @@ fn parquet_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn a_failed_query_answers_500_without_the_database_s_path() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = Arc::new(import_test_db(dir.path()));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = common::runtime();
     // Every file of the batch damaged in place (same size, not Parquet): reading any fails.
     let mut files = Vec::new();
     parquet_files(&dir.path().join("batches"), &mut files);

@@ -20,6 +20,16 @@ use tabla_web::GameDb;
 use tabla_web::{AppState, LiveEngines, MAX_ANALYSES, TbDir, router};
 use tower::ServiceExt;
 
+/// A runtime of two workers, as the server's on CI's two cores, for the tests that drive the
+/// router from a plain `#[test]` (with blocking work of their own between requests).
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
 /// KBNvK (with KBvK and KNvK) solved in memory, once per test binary, as `tabla serve` does.
 pub fn kbnvk() -> &'static Solved {
     static SOLVED: OnceLock<Solved> = OnceLock::new();
