@@ -177,7 +177,7 @@ pub fn probe(
     let men = Men::of(&pos)?;
     if json {
         // The object `/api/tb` answers.
-        let answer = tabla_web::describe_tb(&pos, men, probe);
+        let answer = tabla_endgame::describe_tb(&pos, men, probe);
         writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
         return Ok(());
     }

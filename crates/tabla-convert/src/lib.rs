@@ -55,7 +55,7 @@
 //! | column | type | what |
 //! |---|---|---|
 //! | `zobrist` | UInt64 | the Polyglot key, [`tabla::Position::zobrist`] (not in [`PositionsTable::Keys`]) |
-//! | `key_hi`, `key_lo` | Int64 | 96 bits of the 128-bit [`tabla::Position::wide_key`]: its top 64 read as a signed number, and the next 32 ([`key_columns`]); the opening explorer's key, with negligible collisions at 10^11 positions |
+//! | `key_hi`, `key_lo` | Int64 | 96 bits of the 128-bit [`tabla::Position::wide_key`]: its top 64 read as a signed number, and the next 32 ([`tabla::zobrist::key_columns`]); the opening explorer's key, with negligible collisions at 10^11 positions |
 //! | `game_id` | Int64 | the game's id in the `games` table |
 //! | `ply` | UInt32 | 0 for the start position |
 //! | `fen`, `san` | Utf8 | the position's FEN, and the move that led to it in SAN (null at ply 0); not in [`PositionsTable::Keys`] |
@@ -159,7 +159,7 @@ pub use output::DEFAULT_PARTITION;
 pub use progress::{NoProgress, ProgressSink};
 pub use source::PgnText;
 pub use speed::{SPEEDS, speed};
-pub use tables::{games_schema, key_columns, key_from_columns, positions_schema};
+pub use tables::{games_schema, positions_schema};
 
 use arrow_array::RecordBatch;
 use std::path::PathBuf;

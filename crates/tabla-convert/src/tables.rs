@@ -15,6 +15,7 @@ use arrow_array::{
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use std::sync::Arc;
+use tabla::zobrist::key_columns;
 use tabla_pgn::Outcome;
 
 /// How a tag's value is stored in its column.
@@ -166,28 +167,6 @@ pub(crate) struct GameFacts {
     pub speed: Option<u8>,
     /// The date played as `YYYYMMDD`, `00` for an unknown month or day.
     pub played_on: Option<i32>,
-}
-
-/// The 96 bits of a [`tabla::Position::wide_key`] that the `key_hi` and `key_lo` columns
-/// hold: `key_hi` its top 64 bits read as a signed number (Spark has no unsigned integers),
-/// `key_lo` the next 32 bits (0 to 2^32 - 1). 96 bits keep collisions negligible at 10^11
-/// distinct positions (about 6 * 10^-8 expected colliding pairs; lichess's explorer uses 96
-/// bits too) and take 4 bytes less per row than 128 would.
-///
-/// ```
-/// use tabla::Position;
-/// let key = Position::startpos().wide_key();
-/// let (hi, lo) = tabla_convert::key_columns(key);
-/// assert!((0..1 << 32).contains(&lo));
-/// assert_eq!(tabla_convert::key_from_columns(hi, lo), key >> 32 << 32);
-/// ```
-pub fn key_columns(key: u128) -> (i64, i64) {
-    ((key >> 64) as u64 as i64, i64::from((key >> 32) as u32))
-}
-
-/// The key [`key_columns`] hold: the wide key with its lowest 32 bits cleared.
-pub fn key_from_columns(hi: i64, lo: i64) -> u128 {
-    (u128::from(hi as u64) << 64) | (u128::from(lo as u32) << 32)
 }
 
 /// A column builder for one tag column.

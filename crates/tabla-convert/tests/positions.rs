@@ -286,7 +286,7 @@ fn wide_keys_next_moves_and_first_visits() {
         keyed.extend(
             in_file
                 .into_iter()
-                .map(|(hi, lo, id)| (tabla_convert::key_from_columns(hi, lo), id as u64)),
+                .map(|(hi, lo, id)| (tabla::zobrist::key_from_columns(hi, lo), id as u64)),
         );
     }
     keyed.sort();

@@ -14,8 +14,8 @@ use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
 use arrow_array::{Array, Int64Array};
 use serde::Serialize;
+use tabla::zobrist::key_columns;
 use tabla::{Position, SanMode, Validation};
-use tabla_convert::key_columns;
 
 /// The explorer's answer (the shape `tabla db explore --json` prints).
 #[derive(Clone, Debug, Serialize, PartialEq)]

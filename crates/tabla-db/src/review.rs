@@ -502,7 +502,7 @@ impl Rows {
             .chain(game.mainline().map(|n| &n.position));
         let m = &mut self.moves;
         for (mv, position) in review.moves.iter().zip(before) {
-            let (hi, lo) = tabla_convert::key_columns(position.wide_key());
+            let (hi, lo) = tabla::zobrist::key_columns(position.wide_key());
             m.game_id.push(id);
             m.ply.push(mv.ply);
             m.color

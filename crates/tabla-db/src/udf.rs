@@ -20,7 +20,7 @@ use datafusion::logical_expr::{ColumnarValue, Volatility, create_udf};
 use datafusion::prelude::SessionContext;
 use std::sync::Arc;
 use tabla::Position;
-use tabla_convert::key_columns;
+use tabla::zobrist::key_columns;
 
 /// Registers the functions with a session.
 pub(crate) fn register(ctx: &SessionContext) {

@@ -63,7 +63,7 @@ struct Entry {
 }
 
 fn key(position: &Position) -> Key {
-    tabla_convert::key_columns(position.wide_key())
+    tabla::zobrist::key_columns(position.wide_key())
 }
 
 /// A number drawn from a key (splitmix64).

@@ -129,7 +129,7 @@ impl Limits {
                 "ponder" => limits.ponder = true,
                 "searchmoves" => {
                     while let Some(mv) = words.peek() {
-                        if is_uci_move(mv) {
+                        if tabla::UciMove::parse(mv).is_some() {
                             limits.search_moves.push(mv.to_string());
                             words.next();
                         } else {
@@ -154,15 +154,6 @@ fn small(name: &str, n: u64) -> Result<u32, GoError> {
         name: name.to_string(),
         value: n.to_string(),
     })
-}
-
-fn is_uci_move(word: &str) -> bool {
-    let b = word.as_bytes();
-    (b.len() == 4 || b.len() == 5)
-        && (b'a'..=b'h').contains(&b[0])
-        && (b'1'..=b'8').contains(&b[1])
-        && (b'a'..=b'h').contains(&b[2])
-        && (b'1'..=b'8').contains(&b[3])
 }
 
 /// When to stop: a soft budget checked between iterations and a hard one checked during search.

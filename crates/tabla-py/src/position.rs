@@ -42,27 +42,13 @@ fn square_name(index: u8) -> String {
     Square::new(index).map_or_else(|| "??".to_owned(), |sq| sq.to_string())
 }
 
-/// `e2e4`, `e7e8q` as a [`Move`]; `None` when it is not of that form.
+/// `e2e4`, `e7e8q` as a [`Move`]; `None` when it is not of that form ([`tabla::UciMove`]).
 fn parse_uci_text(text: &str) -> Option<Move> {
-    let b = text.as_bytes();
-    if !(b.len() == 4 || b.len() == 5) {
-        return None;
-    }
-    let square = |f: u8, r: u8| -> Option<u8> {
-        ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r))
-            .then(|| (r - b'1') * 8 + (f - b'a'))
-    };
-    let from = square(b[0], b[1])?;
-    let to = square(b[2], b[3])?;
-    let promotion = match b.get(4) {
-        None => None,
-        Some(&c @ (b'q' | b'r' | b'b' | b'n')) => Some(c as char),
-        Some(_) => return None,
-    };
+    let mv = tabla::UciMove::parse(text)?;
     Some(Move {
-        from,
-        to,
-        promotion,
+        from: mv.from.index() as u8,
+        to: mv.to.index() as u8,
+        promotion: mv.promotion.map(tabla::Role::char),
     })
 }
 

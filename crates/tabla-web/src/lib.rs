@@ -8,7 +8,7 @@
 //! per route (`position.rs`, `pgn.rs`, `pgn_index.rs` (the game list of a large file, read on all
 //! cores), `pgn_game.rs` (one game of it, with its text from the Rust writer), `tb.rs` (`/api/tb`
 //! and its alias `/api/kbnk`, over `tb_dir.rs`: the directory of `tabla serve --tb-dir`, opened
-//! again when a missing table appears; `probe_json.rs`: the probe's JSON, `ProbeJson`),
+//! again when a missing table appears; the probe's JSON is tabla-endgame's `TbJson`),
 //! `suggest.rs`, `analyse.rs` (live analysis as Server-Sent Events, over
 //! `live.rs`: the engines of `tabla serve --engine`, lent to at most two analyses at once),
 //! `review.rs` (a game's review from its `[%eval]`s, tabla-review's cache or the engine, streamed
@@ -57,7 +57,6 @@ mod pgn_body;
 mod pgn_game;
 mod pgn_index;
 mod position;
-mod probe_json;
 mod query;
 mod review;
 mod review_places;
@@ -83,7 +82,6 @@ pub use game_db::{GameDb, NO_DB_HINT, Opened, RECHECK_EVERY};
 pub use live::{LiveEngines, MAX_ANALYSES, Reservation};
 pub use parse_errors::{MAX_HEAD, MAX_HEADERS, MAX_URI};
 pub use pgn_index::{MAX_INDEX_GAMES, MAX_INDEX_WARNINGS, MAX_LISTED_WARNINGS};
-pub use probe_json::{ProbeJson, describe_probe};
 pub use review::ReviewAnswer;
 pub use review_places::{GameReviews, MAX_REVIEWS};
 pub use router::router;
@@ -91,5 +89,4 @@ pub use sample::SAMPLE_PGN;
 pub use server::{serve, serve_blocking};
 pub use site_guard::HostRule;
 pub use state::AppState;
-pub use tb::{TbJson, describe_tb};
 pub use tb_dir::TbDir;

@@ -2,7 +2,6 @@
 //! alias for king, bishop and knight against a king.
 
 use crate::api_error::{ApiError, MissingTable};
-use crate::probe_json::{ProbeJson, describe_probe};
 use crate::query::{Params, fen_param};
 use crate::state::AppState;
 use crate::tb_dir::TbDir;
@@ -12,26 +11,7 @@ use axum::http::StatusCode;
 use serde::Serialize;
 use tabla::Role;
 use tabla::{CastlingRights, Color, Position};
-use tabla_endgame::{MAX_MEN, Men, Probe, TbError};
-
-/// The answer of `GET /api/tb`: the position's and its moves' values, and the ending.
-#[derive(Serialize, Debug)]
-pub struct TbJson {
-    /// The value of the position and of every move.
-    #[serde(flatten)]
-    pub probe: ProbeJson,
-    /// The men on the board, White's first: `KQvKR`, `KvKBN`.
-    pub material: String,
-}
-
-/// Describes a probe's answer for a position, with the ending's name (what `tabla tb probe
-/// --json` prints too).
-pub fn describe_tb(pos: &Position, men: Men, probe: Probe) -> TbJson {
-    TbJson {
-        probe: describe_probe(pos, probe),
-        material: men.to_string(),
-    }
-}
+use tabla_endgame::{MAX_MEN, Men, ProbeJson, TbError, TbJson, describe_probe, describe_tb};
 
 /// `GET /api/tb?fen=F`: 400 for a FEN that is not a legal position; 422 for a position the
 /// tables do not hold (more than five men, castling rights), and 422 with `missing` (the ending

@@ -46,10 +46,10 @@
 //! | `validate.rs` | `Setup` → `Position`: `Validation`, `PositionProblem`, `PositionError`, `FenError`; `Position::from_text` (`startpos` or a FEN, as every command and route reads a position) |
 //! | `status.rs` | `GameStatus`, `GameEnd`: mate, stalemate, insufficient material, move-count rules, repetition |
 //! | `check.rs` | `gives_check`: whether a move checks, known before it is made |
-//! | `zobrist/` | Zobrist hashing with Polyglot's key table (`polyglot_keys.rs`), so keys match other tools; `wide.rs`: `wide_key`, a 128-bit key of the position (legal en passant, castling rooks, no clocks) for large collections, where 64 bits would collide |
+//! | `zobrist/` | Zobrist hashing with Polyglot's key table (`polyglot_keys.rs`), so keys match other tools; `wide.rs`: `wide_key`, a 128-bit key of the position (legal en passant, castling rooks, no clocks) for large collections, where 64 bits would collide, and `key_columns`, the 96 bits of it that tabla's tables store |
 //! | `san.rs` | SAN output (minimal disambiguation over legal moves) and input, `SanMode` strict/lenient, `SanError` |
 //! | `long.rs` | the long algebraic form (`e2-e4`, `Ng8-f6`, `O-O`, `e7-e8=Q`) and its parser |
-//! | `uci.rs` | UCI move notation (`e2e4`, `e7e8q`, castling `e1g1`; `write_uci` without allocating), `Position::push_uci`, `UciMoveError` |
+//! | `uci.rs` | UCI move notation (`UciMove`: what one looks like, in one place; `e2e4`, `e7e8q`, castling `e1g1`; `write_uci` without allocating), `Position::push_uci`, `UciMoveError` |
 //! | `material.rs` | `Material`: the material notation `KRPvKR` (also `KRPKR`, either case), read and written, for the database's material search and the endgame tables' names |
 //! | `data_dir.rs` | `data_dir`: tabla's data directory (`$XDG_DATA_HOME/tabla` or `~/.local/share/tabla`) |
 //! | `variation.rs` | `variation_san`: a line of moves as numbered SAN (`1. e4 e5 2. Nf3`, `3... Nf6`), used by the endgame, engine and web crates |
@@ -110,7 +110,7 @@ pub use san::{SanError, SanMode};
 pub use square::{File, ParseSquareError, Rank, Square};
 pub use status::{GameEnd, GameStatus};
 pub use svg::{Arrow, CheckMark, SvgOptions, board_svg};
-pub use uci::UciMoveError;
+pub use uci::{UciMove, UciMoveError};
 pub use validate::{FenError, PositionError, PositionProblem, STARTPOS, Validation};
 
 /// The README's examples, compiled and run as doctests so they stay true.

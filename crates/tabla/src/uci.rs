@@ -1,6 +1,67 @@
 //! UCI move notation: `e2e4`, `e7e8q`, castling as `e1g1` (or king-takes-rook `e1h1`).
 
 use crate::{Bitboard, Move, Position, Role, Square};
+use std::fmt;
+
+/// A move in UCI's notation read on its own, without a position: from and to squares and a
+/// promotion piece (`e2e4`, `e7e8q`; the piece's letter in either case). This is the one rule
+/// of what a UCI move looks like; a position resolves it to a legal move
+/// ([`Position::parse_uci`]). The null move `0000` is not one.
+///
+/// ```
+/// use tabla::{Role, UciMove};
+/// let mv = UciMove::parse("e7e8q").unwrap();
+/// assert_eq!((mv.from.to_string(), mv.to.to_string()), ("e7".into(), "e8".into()));
+/// assert_eq!(mv.promotion, Some(Role::Queen));
+/// assert_eq!(UciMove::parse("e7e8Q").map(|m| m.to_string()).as_deref(), Some("e7e8q"));
+/// assert_eq!(mv.to_string(), "e7e8q");
+/// for not in ["e7e8k", "e7e8qq", "e2", "i2i4", "0000", "E2E4"] {
+///     assert_eq!(UciMove::parse(not), None, "{not}");
+/// }
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UciMove {
+    /// The square the piece leaves (the king's, for castling).
+    pub from: Square,
+    /// The square it goes to (for castling, the king's or the rook's).
+    pub to: Square,
+    /// The piece a pawn becomes: a knight, bishop, rook or queen.
+    pub promotion: Option<Role>,
+}
+
+impl UciMove {
+    /// Reads a move of UCI's notation; `None` when `text` is not one.
+    pub fn parse(text: &str) -> Option<UciMove> {
+        let b = text.as_bytes();
+        if b.len() != 4 && b.len() != 5 {
+            return None;
+        }
+        let from = Square::from_ascii(&b[0..2])?;
+        let to = Square::from_ascii(&b[2..4])?;
+        let promotion = match b.get(4) {
+            None => None,
+            Some(c) => match Role::from_char(*c as char) {
+                Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(r),
+                _ => return None,
+            },
+        };
+        Some(UciMove {
+            from,
+            to,
+            promotion,
+        })
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        match self.promotion {
+            Some(role) => write!(f, "{}", role.char()),
+            None => Ok(()),
+        }
+    }
+}
 
 /// Why a UCI move string could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -76,22 +137,13 @@ impl Position {
     /// assert!(pos.parse_uci("e2e5").is_err());
     /// ```
     pub fn parse_uci(&self, text: &str) -> Result<Move, UciMoveError> {
-        let b = text.as_bytes();
-        let syntax = || UciMoveError::Syntax {
+        let UciMove {
+            from,
+            to,
+            promotion,
+        } = UciMove::parse(text).ok_or_else(|| UciMoveError::Syntax {
             text: text.to_owned(),
-        };
-        if b.len() != 4 && b.len() != 5 {
-            return Err(syntax());
-        }
-        let from = Square::from_ascii(&b[0..2]).ok_or_else(syntax)?;
-        let to = Square::from_ascii(&b[2..4]).ok_or_else(syntax)?;
-        let promotion = match b.get(4) {
-            None => None,
-            Some(c) => match Role::from_char(*c as char) {
-                Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(r),
-                _ => return Err(syntax()),
-            },
-        };
+        })?;
         let mut moves = crate::MoveList::new();
         self.legal_moves_to(
             &mut moves,

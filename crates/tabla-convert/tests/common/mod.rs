@@ -221,7 +221,7 @@ pub fn read_positions(out: &Path) -> Vec<(PathBuf, Vec<PositionRow>)> {
                     fen: fen.value(i).to_owned(),
                     san: text(san, i),
                     uci: text(uci, i),
-                    key: tabla_convert::key_from_columns(key_hi.value(i), key_lo.value(i)),
+                    key: tabla::zobrist::key_from_columns(key_hi.value(i), key_lo.value(i)),
                     next_uci: text(next_uci, i),
                     first: first.value(i),
                 });

@@ -3,7 +3,7 @@
 //!
 //! | column | type | holds |
 //! |---|---|---|
-//! | `key_hi`, `key_lo` | Int64 | the position's wide key as `tabla db` and `tabla convert` store it ([`tabla_convert::key_columns`]) |
+//! | `key_hi`, `key_lo` | Int64 | the position's wide key as `tabla db` and `tabla convert` store it ([`tabla::zobrist::key_columns`]) |
 //! | `cp` | Int32, null | the evaluation in centipawns, White's point of view |
 //! | `mate` | Int32, null | or moves to mate, positive when White mates |
 //! | `best` | Utf8, null | the engine's choice (UCI) |
@@ -44,8 +44,8 @@ pub fn evals_schema() -> SchemaRef {
 
 /// The cache's key of a wide key: the 96 bits `key_hi` and `key_lo` hold.
 pub(crate) fn stored_key(wide: u128) -> u128 {
-    let (hi, lo) = tabla_convert::key_columns(wide);
-    tabla_convert::key_from_columns(hi, lo)
+    let (hi, lo) = tabla::zobrist::key_columns(wide);
+    tabla::zobrist::key_from_columns(hi, lo)
 }
 
 /// Writes `rows` to `path` (through a temporary file beside it, synced, then renamed).
@@ -63,7 +63,7 @@ pub(crate) fn write(path: &Path, tmp: &Path, rows: &[(u128, Entry)]) -> Result<(
         Vec::with_capacity(rows.len()),
     );
     for (key, entry) in rows {
-        let (h, l) = tabla_convert::key_columns(*key);
+        let (h, l) = tabla::zobrist::key_columns(*key);
         hi.push(h);
         lo.push(l);
         cp.push(match entry.eval {
@@ -171,7 +171,7 @@ pub(crate) fn read(path: &Path, entries: &mut HashMap<u128, Entry>) -> Result<us
                 },
             };
             entries.insert(
-                tabla_convert::key_from_columns(hi.value(i), lo.value(i)),
+                tabla::zobrist::key_from_columns(hi.value(i), lo.value(i)),
                 entry,
             );
             count += 1;

@@ -158,16 +158,9 @@ fn number<T: std::str::FromStr>(field: &str, value: Option<&str>) -> Result<T, S
         .map_err(|_| format!("{field} {value:?} is not a number in range"))
 }
 
-/// The shape of a UCI move (`e2e4`, `e7e8q`), or the null move `0000`.
+/// The shape of a UCI move ([`tabla::UciMove`]), or the null move `0000`.
 fn looks_like_move(word: &str) -> bool {
-    let b = word.as_bytes();
-    let square =
-        |file: u8, rank: u8| (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank);
-    word == "0000"
-        || (b.len() == 4 || b.len() == 5)
-            && square(b[0], b[1])
-            && square(b[2], b[3])
-            && (b.len() == 4 || b"qrbn".contains(&b[4]))
+    word == "0000" || tabla::UciMove::parse(word).is_some()
 }
 
 #[cfg(test)]

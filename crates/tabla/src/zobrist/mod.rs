@@ -3,6 +3,8 @@
 mod polyglot_keys;
 mod wide;
 
+pub use wide::{key_columns, key_from_columns};
+
 use crate::{Piece, Square};
 use polyglot_keys::POLYGLOT;
 

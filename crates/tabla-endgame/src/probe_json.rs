@@ -1,9 +1,10 @@
-//! The answer of the endgame tables for one position as JSON (`/api/tb`, `/api/kbnk`, `tabla tb
-//! probe --json`): its value, the best move and every move's value.
+//! The answer of the endgame tables for one position as JSON, one shape for every caller
+//! (`tabla tb probe --json`, the server's `/api/tb` and `/api/kbnk`): its value, the best move
+//! and every move's value, and the ending's name.
 
+use crate::{Dtm, Men, Probe};
 use serde::Serialize;
 use tabla::Position;
-use tabla_endgame::{Dtm, Probe};
 
 /// A move and the value of the position after it.
 #[derive(Serialize, Debug)]
@@ -52,6 +53,21 @@ pub struct ProbeJson {
 }
 
 /// Describes a probe's answer for a position.
+///
+/// ```
+/// use std::path::Path;
+/// use tabla::Position;
+/// use tabla_endgame::{Solved, Tablebase, describe_probe};
+///
+/// let mut solved = Solved::new();
+/// solved.solve("KQvK".parse()?)?;
+/// let tb = Tablebase::empty(Path::new("no tables here")).with_solved(&solved);
+/// let pos = Position::from_fen("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1")?;
+/// let answer = describe_probe(&pos, tb.probe_moves(&pos)?);
+/// assert_eq!((answer.status, answer.dtm, answer.turn), ("win", 1, "white"));
+/// assert_eq!(answer.best.map(|b| b.uci), Some(answer.moves[0].uci.clone()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn describe_probe(pos: &Position, probe: Probe) -> ProbeJson {
     let Probe {
         dtm,
@@ -88,5 +104,24 @@ pub fn describe_probe(pos: &Position, probe: Probe) -> ProbeJson {
                 mate: m.after.is_checkmated(),
             })
             .collect(),
+    }
+}
+
+/// The answer of `GET /api/tb` and `tabla tb probe --json`: the position's and its moves'
+/// values, and the ending.
+#[derive(Serialize, Debug)]
+pub struct TbJson {
+    /// The value of the position and of every move.
+    #[serde(flatten)]
+    pub probe: ProbeJson,
+    /// The men on the board, White's first: `KQvKR`, `KvKBN`.
+    pub material: String,
+}
+
+/// Describes a probe's answer for a position, with the ending's name.
+pub fn describe_tb(pos: &Position, men: Men, probe: Probe) -> TbJson {
+    TbJson {
+        probe: describe_probe(pos, probe),
+        material: men.to_string(),
     }
 }
