@@ -8,10 +8,9 @@ use crate::tb_dir::TbDir;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::Serialize;
 use tabla::Role;
 use tabla::{CastlingRights, Color, Position};
-use tabla_endgame::{MAX_MEN, Men, ProbeJson, TbError, TbJson, describe_probe, describe_tb};
+use tabla_endgame::{MAX_MEN, Men, ProbeJson, TbError, TbJson, describe_tb};
 
 /// `GET /api/tb?fen=F`: 400 for a FEN that is not a legal position; 422 for a position the
 /// tables do not hold (more than five men, castling rights), and 422 with `missing` (the ending
