@@ -9,10 +9,11 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tabla_analysis::{Budget, EngineSpec, Pool, UciSpec};
 use tabla_pgn::{Game, Reader};
 use tabla_review::{
-    Budget, CacheConfig, DEFAULT_NODES, EngineSpec, EvalCache, Pool, Review, ReviewCounts,
-    Reviewer, Rules, UciSpec, annotated_pgn, from_evals,
+    CacheConfig, DEFAULT_NODES, EvalCache, Review, ReviewCounts, Reviewer, Rules, annotated_pgn,
+    from_evals,
 };
 
 /// Games reviewed together: their distinct positions are searched once.

@@ -2,7 +2,7 @@
 //! works when started again) is named in a warning and gives exit status 1; one that hangs stops
 //! a database review within about one time limit, stores nothing it failed on, and says so; a
 //! database review killed with SIGKILL keeps what its engine evaluated up to a second before.
-//! The fake engines are tabla-review's (`crates/tabla-review/tests/fake_engines`).
+//! The fake engines are tabla-analysis's (`crates/tabla-analysis/tests/fake_engines`).
 
 mod common;
 
@@ -11,7 +11,7 @@ use std::path::Path;
 
 fn fake(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tabla-review/tests/fake_engines")
+        .join("../tabla-analysis/tests/fake_engines")
         .join(name)
         .to_str()
         .expect("UTF-8 path")

@@ -1,13 +1,13 @@
-//! `tabla uci` driven by tabla-review's engine layer as any UCI engine is: the handshake, its
+//! `tabla uci` driven by tabla-analysis's engine layer as any UCI engine is: the handshake, its
 //! options, a mate in one, MultiPV, a node budget, a pool of them, and agreement with the same
 //! engine in process.
 
 use tabla::Position;
-use tabla_engine::Score;
-use tabla_review::{
+use tabla_analysis::{
     Analyser, Analysis, Budget, EngineError, EngineSpec, Pool, Request, StopSignal, TablaAnalyser,
     UciEngine, UciSpec,
 };
+use tabla_engine::Score;
 
 fn tabla_uci() -> UciSpec {
     UciSpec::new(env!("CARGO_BIN_EXE_tabla")).arg("uci")

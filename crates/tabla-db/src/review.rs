@@ -40,10 +40,10 @@ use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_pgn::{Game, Reader};
 use tabla_review::{
-    Budget, CacheConfig, EngineSpec, Eval, EvalCache, Pool, Review, ReviewCounts, ReviewError,
-    Reviewer, Rules, from_evals,
+    CacheConfig, Eval, EvalCache, Review, ReviewCounts, ReviewError, Reviewer, Rules, from_evals,
 };
 
 /// Games reviewed together: their distinct positions are searched once (as `tabla review`).

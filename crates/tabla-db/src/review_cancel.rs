@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use tabla_review::PoolCanceller;
+use tabla_analysis::PoolCanceller;
 
 /// A handle that cancels a review run; clones cancel the same run.
 ///

@@ -7,8 +7,9 @@ mod common;
 
 use common::import_all;
 use datafusion::arrow::array::{Array, Float64Array};
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_db::{DbError, Filters, ReviewCancel, ReviewWith};
-use tabla_review::{Budget, EngineSpec, Pool, Rules};
+use tabla_review::Rules;
 
 /// testdata's 80 lichess games: two batches of the review (64, then 16).
 const GAMES: &str = "lichess_db_1000k.pgn";

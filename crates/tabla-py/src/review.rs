@@ -13,9 +13,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+use tabla_analysis::{Budget, EngineSpec, Pool, Request, UciSpec};
 use tabla_review::{
-    Budget, CacheConfig, DEFAULT_NODES, EngineSpec, EvalCache, Pool, PositionInfo, Request, Review,
-    Reviewer, Rules, UciSpec, annotated_pgn, from_evals,
+    CacheConfig, DEFAULT_NODES, EvalCache, PositionInfo, Review, Reviewer, Rules, annotated_pgn,
+    from_evals,
 };
 
 /// Games reviewed together, as `tabla review` batches them: their distinct positions are

@@ -3,12 +3,13 @@
 //! ([`judge`]).
 
 use crate::{
-    Analysis, BestMove, Budget, CacheError, EngineError, Eval, EvalCache, JobResult, Mainline,
-    Pool, PositionInfo, Request, Review, ReviewError, Rules, judge,
+    BestMove, CacheError, Eval, EvalCache, Mainline, PositionInfo, Review, ReviewError, Rules,
+    judge,
 };
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tabla::Position;
+use tabla_analysis::{Analysis, Budget, EngineError, JobResult, Pool, Received, Request};
 use tabla_pgn::Game;
 
 /// What a run of reviews counted: the summary line of `tabla review`.
@@ -86,7 +87,8 @@ impl std::fmt::Display for ReviewCounts {
 ///
 /// ```
 /// use tabla_pgn::Reader;
-/// use tabla_review::{Budget, EngineSpec, Judgement, Pool, ReviewCounts, Rules, review_games};
+/// use tabla_analysis::{Budget, EngineSpec, Pool};
+/// use tabla_review::{Judgement, ReviewCounts, Rules, review_games};
 /// let pgn = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0";
 /// let games: Vec<_> = Reader::new(pgn.as_bytes()).games().map(|g| g.unwrap()).collect();
 /// let mut pool = Pool::start(&EngineSpec::Tabla, 1).unwrap();
@@ -240,7 +242,7 @@ impl<'a> Reviewer<'a> {
     /// the batch are finished first, so the pool is ready for more; the games not handed over
     /// by then are not).
     ///
-    /// A pool cancelled meanwhile ([`crate::PoolCanceller`]) ends the review as soon as its
+    /// A pool cancelled meanwhile ([`tabla_analysis::PoolCanceller`]) ends the review as soon as its
     /// running searches stop: the games it did not finish get an `error`, and no stopped search
     /// goes into the cache.
     pub fn review_each(
@@ -336,9 +338,9 @@ impl<'a> Reviewer<'a> {
             let wait = (failure.is_none() && self.cache.unflushed() > 0)
                 .then(|| every.saturating_sub(flushed.elapsed()));
             let result = match self.pool.recv_within(wait) {
-                Ok(Some(result)) => Some(result),
-                Ok(None) => break,
-                Err(()) => None,
+                Received::Result(result) => Some(result),
+                Received::AllDone => break,
+                Received::TimedOut => None,
             };
             if let Some(result) = result
                 && let Some(&slot) = jobs.get(&result.id)
@@ -546,7 +548,8 @@ impl PositionInfo {
     ///
     /// ```
     /// use tabla::Position;
-    /// use tabla_review::{Analyser, Budget, Eval, PositionInfo, Request, StopSignal, TablaAnalyser};
+    /// use tabla_analysis::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
+    /// use tabla_review::{Eval, PositionInfo};
     /// let mut engine = TablaAnalyser::new();
     /// let position = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
     /// let request = Request::new(position.clone(), Budget::Depth(4));

@@ -12,7 +12,8 @@ use tabla_pgn::Game;
 ///
 /// ```
 /// use tabla_pgn::Reader;
-/// use tabla_review::{Budget, CacheConfig, EngineSpec, EvalCache, Pool, Reviewer, Rules, from_cache};
+/// use tabla_analysis::{Budget, EngineSpec, Pool};
+/// use tabla_review::{CacheConfig, EvalCache, Reviewer, Rules, from_cache};
 /// let pgn = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0";
 /// let games: Vec<_> = Reader::new(pgn.as_bytes()).games().map(|g| g.unwrap()).collect();
 /// let mut cache = EvalCache::in_memory();

@@ -24,19 +24,15 @@
 //!
 //! ## The pieces
 //!
-//! - The engine layer: one [`Analyser`] interface to tabla's own engine in process
-//!   ([`TablaAnalyser`]) and to any UCI engine ([`UciEngine`], [`UciSpec`]), a [`Request`] (a
-//!   position, a [`Budget`], how many lines) answered by an [`Analysis`], a [`StopSignal`], and a
-//!   [`Pool`] of engines; an engine that crashes, hangs or breaks the protocol is killed and
-//!   started again, the position retried once unless it hung ([`EngineError`] names it and
-//!   quotes what it said).
+//! - The engine layer is `tabla-analysis` ([`tabla_analysis::Pool`], [`tabla_analysis::Budget`]):
+//!   reviews run on its pool of engines.
 //! - [`Eval`]: an evaluation from White's point of view, `[%eval 0.17]` or `[%eval #-3]`; from
 //!   a PGN comment or an engine's [`tabla_engine::Score`].
 //! - [`winning_chances`], [`win_percent`]: what an evaluation says of the result.
 //! - [`judge_move`]: a move's [`Judgement`] by lichess's [`Rules`], the site's (the default) or
 //!   those of lichess's open-database files.
 //! - [`move_accuracy`], [`game_accuracy`], [`average_centipawn_loss`]: lichess's figures.
-//! - [`Reviewer`], [`review_games`]: games reviewed with a [`Pool`] of engines, each distinct
+//! - [`Reviewer`], [`review_games`]: games reviewed with a [`tabla_analysis::Pool`] of engines, each distinct
 //!   position once; with an [`EvalCache`] (Parquet files in tabla's data directory, one folder
 //!   per engine, options and budget: [`CacheConfig`]) once across runs.
 //! - [`judge`]: a [`Mainline`] with its positions' evaluations (and the engine's choices, when
@@ -65,17 +61,6 @@
 //!
 //! Where things are, for contributors.
 //!
-//! The engine layer, `src/engines/` (its module doc is the longer description): one interface,
-//! `Analyser` (`analyser.rs`, with `StopSignal`), to tabla's engine in process (`in_process.rs`,
-//! one search thread) and to any UCI program (`uci_engine.rs`: handshake, options checked against
-//! the engine's list, `position`/`isready`/`go`, `info` lines read by `uci_message.rs` with moves
-//! checked legal; `uci_option.rs`, `uci_spec.rs` with the `Timeouts`); `request.rs` (`Request`,
-//! `Budget`), `analysis.rs` (`Line`, `Analysis`), `error.rs` (`EngineError`: faults name the engine
-//! and quote it), `engine_spec.rs` (which engine), `pool.rs` (N engines on one queue, a fault
-//! other than a hang retried once on a fresh process), `process.rs` (the child process: reader and writer threads,
-//! killed on drop, `PR_SET_PDEATHSIG` on Linux so that no engine outlives tabla). Tests drive fake
-//! engines (`tests/fake_engines/*.py`) and Debian's Stockfish.
-//!
 //! lichess's review of a game, its rules written once: `eval.rs` (`Eval`, White's point of view, as
 //! `[%eval]`), `win.rs` (winning chances, win percentage), `judgement.rs` (inaccuracy, mistake,
 //! blunder by lichess's site rules or its database's), `accuracy.rs` (move and game accuracy,
@@ -89,7 +74,6 @@ mod accuracy;
 mod annotate;
 mod cache;
 mod engine_review;
-mod engines;
 mod eval;
 mod from_cache;
 mod from_evals;
@@ -106,11 +90,6 @@ pub use annotate::{
 };
 pub use cache::{COMPACT_AT, CacheConfig, CacheError, EvalCache, evals_schema};
 pub use engine_review::{FLUSH_EVERY, ReviewCounts, ReviewedGame, Reviewer, review_games};
-pub use engines::{
-    Analyser, Analysis, Budget, BudgetError, EngineError, EngineId, EngineSpec, IllegalMove,
-    JobResult, LatestLines, Line, OptionKind, OptionSyntaxError, Pool, PoolCanceller, Request,
-    Said, StopSignal, TablaAnalyser, Timeouts, UciEngine, UciOption, UciSpec,
-};
 pub use eval::Eval;
 pub use from_cache::from_cache;
 pub use from_evals::from_evals;

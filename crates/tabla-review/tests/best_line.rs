@@ -4,8 +4,9 @@
 //! then "X was best" would stand beside a variation that starts with another move, and a move
 //! could go unmarked as "the engine's choice" when the evaluated line disagrees.
 
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_pgn::Reader;
-use tabla_review::{Budget, EngineSpec, Pool, ReviewCounts, Rules, review_games};
+use tabla_review::{ReviewCounts, Rules, review_games};
 
 #[test]
 fn best_is_the_first_move_of_the_evaluated_line() {

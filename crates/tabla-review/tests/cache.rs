@@ -3,7 +3,8 @@
 //! taken as absent.
 
 use tabla::Position;
-use tabla_review::{BestMove, Budget, COMPACT_AT, CacheConfig, Eval, EvalCache, PositionInfo};
+use tabla_analysis::Budget;
+use tabla_review::{BestMove, COMPACT_AT, CacheConfig, Eval, EvalCache, PositionInfo};
 
 fn config() -> CacheConfig {
     CacheConfig::new("Test engine 1", [("Hash", "16")], Budget::Nodes(1000))

@@ -2,8 +2,9 @@
 //! once, the game gets an error, and no stopped search is kept in the cache as if it were whole.
 
 use std::time::{Duration, Instant};
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_pgn::Reader;
-use tabla_review::{Budget, CacheConfig, EngineSpec, EvalCache, Pool, Reviewer, Rules};
+use tabla_review::{CacheConfig, EvalCache, Reviewer, Rules};
 
 #[test]
 fn a_cancelled_review_ends_quickly_and_caches_no_stopped_search() {

@@ -1,19 +1,18 @@
-//! A review whose engine fails, against fake UCI engines (`tests/fake_engines/*.py`): an engine
+//! A review whose engine fails, against fake UCI engines (tabla-analysis's `tests/fake_engines/*.py`): an engine
 //! that hangs stops the review within about one time limit (not two per position), and one that
 //! crashes is noted and counted: the positions it evaluated after a restart as evaluated, those
 //! it never did as not evaluated.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tabla_analysis::{Budget, EngineSpec, Pool, Timeouts, UciSpec};
 use tabla_pgn::{Game, Reader};
-use tabla_review::{
-    Budget, EngineSpec, EvalCache, Pool, ReviewCounts, Reviewer, Rules, Timeouts, UciSpec,
-};
+use tabla_review::{EvalCache, ReviewCounts, Reviewer, Rules};
 use tempfile::TempDir;
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake_engines")
+        .join("../tabla-analysis/tests/fake_engines")
         .join(name)
 }
 

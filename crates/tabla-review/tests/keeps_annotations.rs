@@ -11,10 +11,11 @@
 //! an assessment of their own are certain to be met.
 
 use std::collections::HashMap;
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_pgn::{Comment, Game, Line, Reader, write_game};
 use tabla_review::{
-    BestMove, Budget, EngineSpec, Eval, Judgement, Mainline, Pool, Review, ReviewCounts, Rules,
-    annotated_pgn, judge, review_games,
+    BestMove, Eval, Judgement, Mainline, Review, ReviewCounts, Rules, annotated_pgn, judge,
+    review_games,
 };
 
 fn read(bytes: &[u8]) -> Vec<Game> {

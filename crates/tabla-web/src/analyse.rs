@@ -21,8 +21,9 @@ use serde::Serialize;
 use std::convert::Infallible;
 use std::time::{Duration, Instant};
 use tabla::Position;
+use tabla_analysis::{Budget, LatestLines, Line, Request, StopSignal};
 use tabla_engine::ScoreBound;
-use tabla_review::{Budget, Eval, LatestLines, Line, Request, StopSignal, win_percent};
+use tabla_review::{Eval, win_percent};
 use tokio::sync::watch;
 
 /// The most lines (`multipv`) an analysis may ask for.
@@ -201,8 +202,8 @@ fn search(
                 reservation.discard();
             }
             let program = match reservation.spec() {
-                tabla_review::EngineSpec::Uci(uci) => uci.path.display().to_string(),
-                tabla_review::EngineSpec::Tabla => String::new(),
+                tabla_analysis::EngineSpec::Uci(uci) => uci.path.display().to_string(),
+                tabla_analysis::EngineSpec::Tabla => String::new(),
             };
             Some(crate::api_error::engine_text(&program, &e.to_string()))
         }

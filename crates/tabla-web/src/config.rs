@@ -3,7 +3,7 @@
 
 use crate::sample::SAMPLE_PGN;
 use std::path::PathBuf;
-use tabla_review::EngineSpec;
+use tabla_analysis::EngineSpec;
 
 /// The default limit of a body of the PGN routes (`POST /api/pgn`, `/api/pgn/index`,
 /// `/api/pgn/game`): 16 MiB.

@@ -23,8 +23,9 @@ use serde::Serialize;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_db::{DbError, Filters, ReviewCancel, ReviewWith};
-use tabla_review::{Budget, EngineSpec, Pool, ReviewCounts, Rules};
+use tabla_review::{ReviewCounts, Rules};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 
 /// Progress lines sent at most this often (the last one always).

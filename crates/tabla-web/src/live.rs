@@ -3,8 +3,8 @@
 //! running between analyses so that the next one answers at once.
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use tabla_analysis::{Analyser, EngineError, EngineId, EngineSpec, TablaAnalyser};
 use tabla_engine::{EndgameOracle, Engine};
-use tabla_review::{Analyser, EngineError, EngineId, EngineSpec, TablaAnalyser};
 
 /// Live analyses running at once; one more is answered 429. Each searches on one thread (or
 /// one engine process), so two keep a two-core machine busy and its other routes answering.

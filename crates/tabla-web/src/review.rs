@@ -21,10 +21,11 @@ use std::collections::HashSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 use tabla::Position;
+use tabla_analysis::{Budget, EngineSpec, Pool, PoolCanceller};
 use tabla_pgn::Game;
 use tabla_review::{
-    Budget, CacheConfig, EngineSpec, EvalCache, Pool, PoolCanceller, Review, ReviewCounts,
-    Reviewer, Rules, annotated_pgn, from_cache, from_evals,
+    CacheConfig, EvalCache, Review, ReviewCounts, Reviewer, Rules, annotated_pgn, from_cache,
+    from_evals,
 };
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 

@@ -6,7 +6,8 @@ use crate::live::LiveEngines;
 use axum::http::StatusCode;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tabla_review::{Budget, CacheConfig, DEFAULT_NODES, EvalCache};
+use tabla_analysis::Budget;
+use tabla_review::{CacheConfig, DEFAULT_NODES, EvalCache};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Engine reviews running at once; one more is answered 429. A review keeps every core busy.

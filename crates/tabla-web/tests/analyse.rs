@@ -14,7 +14,7 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabla_review::{EngineSpec, UciSpec};
+use tabla_analysis::{EngineSpec, UciSpec};
 use tabla_web::{AppState, LiveEngines, MAX_ANALYSES, router};
 
 const STOCKFISH: &str = "/usr/games/stockfish";

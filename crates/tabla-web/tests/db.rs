@@ -387,8 +387,9 @@ async fn without_a_database_the_routes_say_how_to_make_one() {
 fn reviewing_app(f: &Fixture, nodes: u64) -> (axum::Router, Arc<tabla_web::GameReviews>) {
     let mut state = tabla_web::AppState::new(common::tables());
     state.db = Some(Arc::clone(&f.db));
-    let reviews =
-        Arc::new(tabla_web::GameReviews::new(None).with_budget(tabla_review::Budget::Nodes(nodes)));
+    let reviews = Arc::new(
+        tabla_web::GameReviews::new(None).with_budget(tabla_analysis::Budget::Nodes(nodes)),
+    );
     state.reviews = Arc::clone(&reviews);
     (tabla_web::router(state), reviews)
 }

@@ -11,7 +11,7 @@ use common::send;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabla_review::{Budget, EngineSpec, Timeouts, UciSpec};
+use tabla_analysis::{Budget, EngineSpec, Timeouts, UciSpec};
 use tabla_web::{AppState, GameReviews, LiveEngines};
 
 /// The per-position time limit of these tests: a depth budget's bound.

@@ -800,7 +800,7 @@ async fn answers() -> Vec<(String, &'static str, Value)> {
         let mut state = tabla_web::AppState::new(common::tables());
         state.db = Some(db.clone());
         state.reviews = std::sync::Arc::new(
-            tabla_web::GameReviews::new(None).with_budget(tabla_review::Budget::Nodes(1000)),
+            tabla_web::GameReviews::new(None).with_budget(tabla_analysis::Budget::Nodes(1000)),
         );
         tabla_web::router(state)
     };

@@ -1,14 +1,15 @@
 //! What an evaluation depends on besides the position: the engine, its options and the budget.
 
-use crate::{Budget, EngineId, EngineSpec, Pool};
 use serde::{Deserialize, Serialize};
+use tabla_analysis::{Budget, EngineId, EngineSpec, Pool};
 
 /// The engine configuration a cache's evaluations were made with: evaluations are shared only
 /// between runs with the same engine (by the name it gives, e.g. `Stockfish 15.1`), the same
 /// options and the same budget.
 ///
 /// ```
-/// use tabla_review::{Budget, CacheConfig};
+/// use tabla_analysis::Budget;
+/// use tabla_review::CacheConfig;
 /// let a = CacheConfig::new("Stockfish 15.1", [("Threads", "1"), ("Hash", "64")], Budget::Nodes(100_000));
 /// let b = CacheConfig::new("Stockfish 15.1", [("Hash", "64"), ("Threads", "1")], Budget::Nodes(100_000));
 /// // The order options are given in does not matter.
@@ -56,7 +57,8 @@ impl CacheConfig {
     /// server that has one engine running already finds the cached evaluations of its pools).
     ///
     /// ```
-    /// use tabla_review::{Analyser, Budget, CacheConfig, EngineSpec, Pool, TablaAnalyser};
+    /// use tabla_analysis::{Analyser, Budget, EngineSpec, Pool, TablaAnalyser};
+    /// use tabla_review::CacheConfig;
     /// let pool = Pool::start(&EngineSpec::Tabla, 1).unwrap();
     /// let budget = Budget::Nodes(300_000);
     /// assert_eq!(

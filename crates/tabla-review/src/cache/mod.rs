@@ -44,7 +44,8 @@ const STALE_TMP: Duration = Duration::from_secs(3600);
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_review::{BestMove, Budget, CacheConfig, Eval, EvalCache, PositionInfo};
+/// use tabla_analysis::Budget;
+/// use tabla_review::{BestMove, CacheConfig, Eval, EvalCache, PositionInfo};
 /// let root = tempfile::tempdir().unwrap();
 /// let config = CacheConfig::new("tabla 0.1.0", Vec::<(String, String)>::new(), Budget::Nodes(1000));
 /// let mut cache = EvalCache::open(root.path(), &config).unwrap();

@@ -11,10 +11,10 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+use tabla_analysis::{EngineSpec, UciSpec};
 #[cfg(feature = "db")]
 use tabla_db::{ImportOptions, QueryOptions, import};
 use tabla_endgame::Solved;
-use tabla_review::{EngineSpec, UciSpec};
 #[cfg(feature = "db")]
 use tabla_web::GameDb;
 use tabla_web::{AppState, LiveEngines, MAX_ANALYSES, TbDir, router};

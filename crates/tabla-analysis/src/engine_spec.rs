@@ -10,7 +10,7 @@ use super::uci_spec::UciSpec;
 /// one per worker.
 ///
 /// ```
-/// use tabla_review::EngineSpec;
+/// use tabla_analysis::EngineSpec;
 /// let tabla = EngineSpec::Tabla.start().unwrap();
 /// assert_eq!(tabla.id().path, "in process");
 /// ```

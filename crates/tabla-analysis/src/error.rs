@@ -8,7 +8,7 @@ use std::time::Duration;
 /// told it, the name it gives itself (`id name`).
 ///
 /// ```
-/// use tabla_review::EngineId;
+/// use tabla_analysis::EngineId;
 /// let id = EngineId::new("/usr/games/stockfish", Some("Stockfish 15.1".into()));
 /// assert_eq!(id.to_string(), "Stockfish 15.1 (/usr/games/stockfish)");
 /// assert_eq!(EngineId::new("./engine", None).to_string(), "./engine");
@@ -45,7 +45,7 @@ impl fmt::Display for EngineId {
 /// terminal with its output.
 ///
 /// ```
-/// use tabla_review::Said;
+/// use tabla_analysis::Said;
 /// assert_eq!(Said::line("info depth x").to_string(), r#""info depth x""#);
 /// assert_eq!(Said::line("\u{1b}[31m").to_string(), r#""\u{1b}[31m""#);
 /// assert_eq!(Said::line("").to_string(), "nothing");
@@ -265,7 +265,7 @@ impl EngineError {
     /// one, which may well succeed. `false` for errors that would repeat.
     ///
     /// ```
-    /// use tabla_review::EngineError;
+    /// use tabla_analysis::EngineError;
     /// let bad = EngineError::BadRequest { problem: "multipv 0".into() };
     /// assert!(!bad.is_fault());
     /// ```
@@ -288,7 +288,7 @@ impl EngineError {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use tabla_review::{EngineError, EngineId, Said};
+    /// use tabla_analysis::{EngineError, EngineId, Said};
     /// let hung = EngineError::Timeout {
     ///     engine: EngineId::new("./engine", None),
     ///     awaited: "bestmove",

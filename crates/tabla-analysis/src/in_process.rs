@@ -14,7 +14,7 @@ use tabla_engine::{Engine, Info, SEARCH_STACK_BYTES};
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_review::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
+/// use tabla_analysis::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
 /// let mut tabla = TablaAnalyser::new();
 /// let request = Request::new(Position::startpos(), Budget::Depth(6)).with_multipv(2);
 /// let analysis = tabla.analyse(&request, &StopSignal::new(), &mut |_| {}).unwrap();

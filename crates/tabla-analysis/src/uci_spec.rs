@@ -14,7 +14,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use tabla_review::{Budget, Timeouts};
+/// use tabla_analysis::{Budget, Timeouts};
 /// let t = Timeouts::default();
 /// assert_eq!(
 ///     t.search_limit(Budget::MoveTime(Duration::from_millis(500))),
@@ -70,7 +70,7 @@ impl Timeouts {
 /// timeouts it gets.
 ///
 /// ```
-/// use tabla_review::UciSpec;
+/// use tabla_analysis::UciSpec;
 /// let spec = UciSpec::new("/usr/games/stockfish").option("Hash", "64").option_text("Threads=1");
 /// let spec = spec.unwrap();
 /// assert_eq!(spec.options, [("Hash".to_owned(), "64".to_owned()), ("Threads".into(), "1".into())]);

@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tabla::Position;
-use tabla_engine::Score;
-use tabla_review::{
+use tabla_analysis::{
     Analyser, Budget, EngineError, EngineSpec, Pool, Request, StopSignal, Timeouts, UciEngine,
     UciSpec,
 };
+use tabla_engine::Score;
 use tempfile::TempDir;
 
 fn script(name: &str) -> PathBuf {
@@ -56,7 +56,7 @@ fn requests(count: usize) -> Vec<Request> {
 }
 
 /// What a fake answers for the position `plies` moves from the start.
-fn assert_fake_answer(plies: usize, outcome: &Result<tabla_review::Analysis, EngineError>) {
+fn assert_fake_answer(plies: usize, outcome: &Result<tabla_analysis::Analysis, EngineError>) {
     let analysis = match outcome {
         Ok(analysis) => analysis,
         Err(error) => panic!("position {plies}: {error}"),

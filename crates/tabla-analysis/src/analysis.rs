@@ -34,7 +34,7 @@ pub struct Line {
 /// ```
 /// use tabla::Position;
 /// use tabla_engine::Score;
-/// use tabla_review::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
+/// use tabla_analysis::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
 /// let mut tabla = TablaAnalyser::new();
 /// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
 /// let analysis = tabla
@@ -109,7 +109,7 @@ impl Analysis {
 /// ```
 /// use tabla::Position;
 /// use tabla_engine::{Score, ScoreBound};
-/// use tabla_review::{LatestLines, Line};
+/// use tabla_analysis::{LatestLines, Line};
 /// let start = Position::startpos();
 /// let line = |multipv, depth, uci: &str| Line {
 ///     multipv,

@@ -13,7 +13,7 @@ use tabla_engine::Control;
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_review::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
+/// use tabla_analysis::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
 /// fn best_score(engine: &mut dyn Analyser, fen: &str) -> String {
 ///     let request = Request::new(Position::from_fen(fen).unwrap(), Budget::Depth(3));
 ///     let mut updates = 0;
@@ -90,7 +90,7 @@ pub trait Analyser: Send {
 /// ```
 /// use std::time::Duration;
 /// use tabla::Position;
-/// use tabla_review::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
+/// use tabla_analysis::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
 /// let stop = StopSignal::new();
 /// let stopper = stop.clone();
 /// std::thread::spawn(move || {

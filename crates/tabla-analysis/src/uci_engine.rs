@@ -26,7 +26,7 @@ const STOP_POLL: Duration = Duration::from_millis(10);
 ///
 /// ```no_run
 /// use tabla::Position;
-/// use tabla_review::{Analyser, Budget, Request, StopSignal, UciEngine, UciSpec};
+/// use tabla_analysis::{Analyser, Budget, Request, StopSignal, UciEngine, UciSpec};
 /// let spec = UciSpec::new("/usr/games/stockfish").option("Hash", "64");
 /// let mut stockfish = UciEngine::start(spec)?;
 /// let request = Request::new(Position::startpos(), Budget::Nodes(100_000)).with_multipv(3);
@@ -34,7 +34,7 @@ const STOP_POLL: Duration = Duration::from_millis(10);
 ///     println!("depth {} line {} {}", line.depth, line.multipv, line.score);
 /// })?;
 /// assert_eq!(analysis.lines.len(), 3);
-/// # Ok::<(), tabla_review::EngineError>(())
+/// # Ok::<(), tabla_analysis::EngineError>(())
 /// ```
 pub struct UciEngine {
     spec: UciSpec,

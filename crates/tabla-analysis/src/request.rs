@@ -13,7 +13,7 @@ use tabla_engine::Limits;
 ///
 /// ```
 /// use std::time::Duration;
-/// use tabla_review::Budget;
+/// use tabla_analysis::Budget;
 /// let budget: Budget = "movetime 250".parse().unwrap();
 /// assert_eq!(budget, Budget::MoveTime(Duration::from_millis(250)));
 /// assert_eq!(budget.to_string(), "movetime 250");
@@ -106,7 +106,7 @@ impl Budget {
     /// The same bound for tabla's own search.
     ///
     /// ```
-    /// use tabla_review::Budget;
+    /// use tabla_analysis::Budget;
     /// assert_eq!(Budget::Depth(7).limits().depth, Some(7));
     /// assert!(Budget::Infinite.limits().infinite);
     /// ```
@@ -140,7 +140,7 @@ impl Budget {
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_review::{Budget, Request};
+/// use tabla_analysis::{Budget, Request};
 /// let request = Request::new(Position::startpos(), Budget::Depth(10)).with_multipv(3);
 /// assert_eq!(request.multipv, 3);
 /// assert!(!request.new_game);

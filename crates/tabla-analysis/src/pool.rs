@@ -26,6 +26,21 @@ pub struct JobResult {
     pub retried: Option<EngineError>,
 }
 
+/// What [`Pool::recv_within`] received.
+#[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "returned once per job and matched at once, never stored"
+)]
+pub enum Received {
+    /// A job's result.
+    Result(JobResult),
+    /// Every submitted job's result has been received.
+    AllDone,
+    /// No result came within the wait.
+    TimedOut,
+}
+
 /// N engines analysing positions from one queue, each on a thread of its own (and each with one
 /// search thread). Results come back as they finish, with their job's id.
 ///
@@ -39,7 +54,7 @@ pub struct JobResult {
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_review::{Budget, EngineSpec, Pool, Request};
+/// use tabla_analysis::{Budget, EngineSpec, Pool, Request};
 /// let mut pool = Pool::start(&EngineSpec::Tabla, 2).unwrap();
 /// let mut pos = Position::startpos();
 /// let mut requests = vec![Request::new(pos.clone(), Budget::Depth(5))];
@@ -204,7 +219,7 @@ impl Pool {
     ///
     /// ```
     /// use tabla::Position;
-    /// use tabla_review::{Budget, EngineSpec, Pool, Request};
+    /// use tabla_analysis::{Budget, EngineSpec, Pool, Request};
     /// let pool = Pool::start(&EngineSpec::Tabla, 2).unwrap();
     /// let ids: Vec<u64> = (1..=4)
     ///     .map(|depth| pool.submit(Request::new(Position::startpos(), Budget::Depth(depth))))
@@ -231,27 +246,29 @@ impl Pool {
         Some(result)
     }
 
-    /// [`Pool::recv`], waiting at most `wait` (for ever when `None`): `Ok(None)` when every
-    /// submitted job's result has been received, `Err(())` when none came in time.
-    pub(crate) fn recv_within(&self, wait: Option<Duration>) -> Result<Option<JobResult>, ()> {
+    /// [`Pool::recv`], waiting at most `wait` (for ever when `None`): [`Received::Result`],
+    /// [`Received::AllDone`] when every submitted job's result has been received, or
+    /// [`Received::TimedOut`] when none came in time (a caller with other work, such as writing a
+    /// cache, does it and waits again).
+    pub fn recv_within(&self, wait: Option<Duration>) -> Received {
         let Some(wait) = wait else {
-            return Ok(self.recv());
+            return self.recv().map_or(Received::AllDone, Received::Result);
         };
         let mut inbox = lock(&self.inbox);
         if self.undelivered.load(Ordering::SeqCst) == 0 {
-            return Ok(None);
+            return Received::AllDone;
         }
         let result = match inbox.pending.pop_front() {
             Some(result) => result,
             None => match inbox.results.recv_timeout(wait) {
                 Ok(result) => result,
-                Err(RecvTimeoutError::Timeout) => return Err(()),
+                Err(RecvTimeoutError::Timeout) => return Received::TimedOut,
                 // Every job is answered (a worker catches even a panic): never while jobs wait.
-                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Disconnected) => return Received::AllDone,
             },
         };
         self.undelivered.fetch_sub(1, Ordering::SeqCst);
-        Ok(Some(result))
+        Received::Result(result)
     }
 
     /// Analyses `requests` and returns their outcomes in the same order. Results of jobs
@@ -310,7 +327,7 @@ impl Pool {
 ///
 /// ```
 /// use tabla::Position;
-/// use tabla_review::{Budget, EngineSpec, Pool, Request};
+/// use tabla_analysis::{Budget, EngineSpec, Pool, Request};
 /// let pool = Pool::start(&EngineSpec::Tabla, 1).unwrap();
 /// let canceller = pool.canceller();
 /// // A search without end, and one queued behind it.

@@ -6,11 +6,11 @@
 use std::path::Path;
 use std::time::Duration;
 use tabla::Position;
-use tabla_engine::Score;
-use tabla_review::{
+use tabla_analysis::{
     Analyser, Analysis, Budget, EngineError, EngineSpec, Pool, Request, StopSignal, TablaAnalyser,
     UciEngine, UciSpec,
 };
+use tabla_engine::Score;
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 

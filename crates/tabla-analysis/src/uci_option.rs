@@ -4,7 +4,7 @@
 /// One option an engine lists in its handshake.
 ///
 /// ```
-/// use tabla_review::{OptionKind, UciOption};
+/// use tabla_analysis::{OptionKind, UciOption};
 /// let hash = UciOption::parse("name Hash type spin default 16 min 1 max 1024").unwrap();
 /// assert_eq!(hash.name, "Hash");
 /// assert_eq!(hash.kind, OptionKind::Spin { min: Some(1), max: Some(1024) });
