@@ -131,6 +131,8 @@ export interface SuggestJson {
   line: string;
   nodes: number;
   movetime: number;
+  /** The engine that searched, by the name it gives: "Stockfish 15.1", "tabla 0.1.0". */
+  engine: string;
 }
 
 /** An evaluation from White's point of view, as the engine review and live analysis give it:
@@ -176,6 +178,8 @@ export interface AnalyseJson {
   done: boolean;
   /** Why the analysis failed (on the `done` event). */
   error?: string;
+  /** The engine that searches, by the name it gives. */
+  engine: string;
 }
 
 /** Every error answer, with a 4xx status (5xx only when the server fails). */

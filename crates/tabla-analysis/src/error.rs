@@ -31,6 +31,14 @@ impl EngineId {
     }
 }
 
+impl EngineId {
+    /// The engine's name as it gives it (`Stockfish 15.1`), or its path when it gives none: how
+    /// an answer names the engine that gave it, and the key of its cached evaluations.
+    pub fn label(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.path)
+    }
+}
+
 impl fmt::Display for EngineId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.name {

@@ -89,6 +89,8 @@ pub struct AnalyseJson {
     /// Why the analysis failed (the engine crashed, for instance), on the last event.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The engine that searches, by the name it gives (`Stockfish 15.1`, `tabla 0.1.0+…`).
+    pub engine: String,
 }
 
 /// What the search has found so far, as the search thread leaves it for the stream.
@@ -137,7 +139,7 @@ pub async fn engine(State(state): State<AppState>) -> Json<EngineJson> {
     let live = &state.live;
     let id = live.id();
     Json(EngineJson {
-        name: id.name.clone().unwrap_or_else(|| id.path.clone()),
+        name: id.label().to_owned(),
         path: id.path.clone(),
         running: live.running(),
         limit: live.limit(),
@@ -179,7 +181,8 @@ pub async fn analyse(
     let request = Request::new(reached.clone(), Budget::Infinite).with_multipv(multipv);
     let searching = stop.clone();
     tokio::task::spawn_blocking(move || search(reservation, &request, &searching, &sender));
-    Ok(Sse::new(events(reached, receiver, stop)))
+    let engine = state.live.id().label().to_owned();
+    Ok(Sse::new(events(reached, receiver, stop, engine)))
 }
 
 /// The search thread: borrows an engine, searches until stopped, and says how it ended.
@@ -229,8 +232,10 @@ fn events(
     position: Position,
     receiver: watch::Receiver<Found>,
     stop: StopSignal,
+    engine: String,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     struct Streaming {
+        engine: String,
         position: Position,
         fen: String,
         receiver: watch::Receiver<Found>,
@@ -240,6 +245,7 @@ fn events(
         finished: bool,
     }
     let start = Streaming {
+        engine,
         fen: position.to_fen(),
         position,
         receiver,
@@ -283,6 +289,7 @@ fn events(
             elapsed_ms: elapsed_ms(s.started),
             done,
             error: ended.flatten(),
+            engine: s.engine.clone(),
         };
         s.last_sent = Some(Instant::now());
         s.finished = done;

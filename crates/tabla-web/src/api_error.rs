@@ -42,6 +42,13 @@ impl ApiError {
         }
     }
 
+    /// A 502: the engine failed (a UCI program that crashed, hung or broke the protocol). Unlike
+    /// the server's own failures, the answer says why, in the engine's words: `text` should come
+    /// from [`engine_text`], which leaves the server's paths out.
+    pub fn engine_failed(text: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_GATEWAY, text)
+    }
+
     /// A 422: the position's ending has no table on this server.
     pub fn missing_table(message: impl Into<String>, missing: MissingTable) -> ApiError {
         ApiError {
@@ -99,9 +106,9 @@ pub fn engine_text(program: &str, text: &str) -> String {
 impl IntoResponse for ApiError {
     /// `{"error"}` (with `missing` and `command` for an endgame table not built). A server error
     /// (5xx) says what failed and no more ([`failure_answer`]): the whole message is in the
-    /// server's log.
+    /// server's log; but a failed engine (502, [`ApiError::engine_failed`]) is described.
     fn into_response(self) -> Response {
-        if self.status.is_server_error() {
+        if self.status.is_server_error() && self.status != StatusCode::BAD_GATEWAY {
             let body = json!({ "error": failure_answer(&self.message) });
             return (self.status, axum::Json(body)).into_response();
         }

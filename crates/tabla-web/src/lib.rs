@@ -9,19 +9,19 @@
 //! cores), `pgn_game.rs` (one game of it, with its text from the Rust writer), `tb.rs` (`/api/tb`
 //! and its alias `/api/kbnk`, over `tb_dir.rs`: the directory of `tabla serve --tb-dir`, opened
 //! again when a missing table appears; the probe's JSON is tabla-endgame's `TbJson`),
-//! `suggest.rs`, `analyse.rs` (live analysis as Server-Sent Events, over
-//! `live.rs`: the engines of `tabla serve --engine`, lent to at most two analyses at once),
+//! `suggest.rs` (the engine's move, one search at a time), `analyse.rs` (live analysis as
+//! Server-Sent Events), both over `live.rs` (the engines of `tabla serve --engine`, through
+//! tabla-analysis: two for live analyses, one for suggestions),
 //! `review.rs` (a game's review from its `[%eval]`s, tabla-review's cache or the engine, streamed
 //! as NDJSON; `review_places.rs`: the cache's place and the one review at a time), `db.rs` (the
 //! `/api/db` routes over tabla-db: explorer, search, games, one game through `pgn_game`'s reader),
 //! with `db_params.rs` (their query parameters)), `game_db.rs` (the database of `tabla serve --db`,
 //! queried on blocking threads: its engine runs a Tokio runtime of its own), `state.rs` (what the
-//! handlers share: data only), `engine.rs` (the engine behind `/api/suggest`, one search at a
-//! time), `notation.rs` (a move in SAN, long form and UCI), `pgn_body.rs` (what the PGN routes
+//! handlers share: data only), `notation.rs` (a move in SAN, long form and UCI), `pgn_body.rs` (what the PGN routes
 //! share: body limit, reading off the async threads), `query.rs` (query parameters, the `fen` one
 //! included, for every route), `api_error.rs` (JSON errors, never a 5xx for bad input), `assets.rs`
 //! (the front end embedded at build time; `build.rs` runs `npm ci` and esbuild in `web/`),
-//! `sample.rs`. Module imports form a DAG: routes use `state`, which uses `engine`, `game_db`,
+//! `sample.rs`. Module imports form a DAG: routes use `state`, which uses `live`, `game_db`,
 //! `config` and `sample`, never a route. `web/src/` holds the pages (PGN browser, endgame explorer
 //! with its pure logic in `endgame.ts`, analysis, games) on chessground, the PGN browser's state
 //! and its pure transitions apart from its rendering (`pgn-state.ts`, `pgn-page.ts`), the opening
@@ -45,7 +45,6 @@ mod db;
 mod db_params;
 #[cfg(feature = "db")]
 mod db_review;
-mod engine;
 #[cfg(feature = "db")]
 mod game_db;
 mod known_params;
@@ -76,10 +75,9 @@ pub use connections::{
 };
 #[cfg(not(feature = "db"))]
 pub use db::WITHOUT_DB;
-pub use engine::{EngineSlot, EngineSuggester, Suggester, Suggestion};
 #[cfg(feature = "db")]
 pub use game_db::{GameDb, NO_DB_HINT, Opened, RECHECK_EVERY};
-pub use live::{LiveEngines, MAX_ANALYSES, Reservation};
+pub use live::{Busy, LiveEngines, MAX_ANALYSES, Reservation};
 pub use parse_errors::{MAX_HEAD, MAX_HEADERS, MAX_URI};
 pub use pgn_index::{MAX_INDEX_GAMES, MAX_INDEX_WARNINGS, MAX_LISTED_WARNINGS};
 pub use review::ReviewAnswer;

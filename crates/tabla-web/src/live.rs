@@ -1,23 +1,36 @@
-//! The engines of live analysis (`GET /api/analyse`): started from the server's
-//! [`EngineSpec`], lent to one analysis at a time, at most [`MAX_ANALYSES`] at once, and kept
-//! running between analyses so that the next one answers at once.
+//! The server's engines: started from its [`EngineSpec`] (tabla's own, or the UCI engine of
+//! `tabla serve --engine`), lent to one search at a time, at most a limit at once, and kept
+//! running between searches so that the next one answers at once (and tabla's engine keeps its
+//! hash table). Live analysis (`GET /api/analyse`) has [`MAX_ANALYSES`] of them and answers 429
+//! past the limit; suggestions (`GET /api/suggest`) have one, and a request waits for it behind
+//! at most a few others ([`LiveEngines::reserve_waiting`]).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tabla_analysis::{Analyser, EngineError, EngineId, EngineSpec, TablaAnalyser};
 use tabla_engine::{EndgameOracle, Engine};
+use tokio::sync::Notify;
 
 /// Live analyses running at once; one more is answered 429. Each searches on one thread (or
 /// one engine process), so two keep a two-core machine busy and its other routes answering.
 pub const MAX_ANALYSES: usize = 2;
 
-/// The engines lent to live analyses.
+/// The engines lent to searches.
 pub struct LiveEngines {
     spec: EngineSpec,
     oracle: Option<Arc<dyn EndgameOracle>>,
     id: EngineId,
     limit: usize,
     state: Mutex<Lent>,
+    /// Requests waiting in [`LiveEngines::reserve_waiting`].
+    waiting: AtomicUsize,
+    /// Told whenever a place is freed.
+    freed: Notify,
 }
+
+/// [`LiveEngines::reserve_waiting`] found too many requests waiting already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Busy;
 
 /// Engines waiting for an analysis, and how many analyses run.
 #[derive(Default)]
@@ -41,6 +54,8 @@ impl LiveEngines {
             id: EngineId::new("", None),
             limit,
             state: Mutex::new(Lent::default()),
+            waiting: AtomicUsize::new(0),
+            freed: Notify::new(),
         };
         let first = engines.new_engine()?;
         engines.id = first.id().clone();
@@ -52,19 +67,21 @@ impl LiveEngines {
         Ok(engines)
     }
 
-    /// tabla's engine without endgame tables, at most [`MAX_ANALYSES`] at once: what
+    /// tabla's engine without endgame tables, at most `limit` searches at once: what
     /// [`crate::AppState::new`] starts (it cannot fail: nothing is launched).
-    pub fn tabla() -> LiveEngines {
+    pub fn tabla(limit: usize) -> LiveEngines {
         let analyser = TablaAnalyser::new();
         LiveEngines {
             spec: EngineSpec::Tabla,
             oracle: None,
             id: analyser.id().clone(),
-            limit: MAX_ANALYSES,
+            limit,
             state: Mutex::new(Lent {
                 idle: vec![Box::new(analyser)],
                 running: 0,
             }),
+            waiting: AtomicUsize::new(0),
+            freed: Notify::new(),
         }
     }
 
@@ -104,6 +121,34 @@ impl LiveEngines {
             engines: Arc::clone(self),
             analyser: None,
         })
+    }
+
+    /// A place for one more search, waiting for one to be freed while [`LiveEngines::limit`]
+    /// run; [`Busy`] at once when `max_waiting` requests wait already.
+    pub async fn reserve_waiting(
+        self: &Arc<Self>,
+        max_waiting: usize,
+    ) -> Result<Reservation, Busy> {
+        let ahead = self.waiting.fetch_add(1, Ordering::SeqCst);
+        let _leave = Leave(&self.waiting);
+        if ahead >= max_waiting {
+            return Err(Busy);
+        }
+        loop {
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            // Listening before looking, so that a place freed in between is not missed.
+            freed.as_mut().enable();
+            if let Some(reservation) = self.reserve() {
+                return Ok(reservation);
+            }
+            freed.await;
+        }
+    }
+
+    /// Requests waiting in [`LiveEngines::reserve_waiting`] now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::SeqCst)
     }
 
     /// A new engine of the server's kind (for a UCI program: launched and handshaken).
@@ -159,11 +204,24 @@ impl Reservation {
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        let mut lent = self.engines.lock();
-        if let Some(engine) = self.analyser.take() {
-            lent.idle.push(engine);
+        {
+            let mut lent = self.engines.lock();
+            if let Some(engine) = self.analyser.take() {
+                lent.idle.push(engine);
+            }
+            lent.running -= 1;
         }
-        lent.running -= 1;
+        self.engines.freed.notify_waiters();
+    }
+}
+
+/// Counts a request out of the waiting line when it ends, however it ends (served, refused, or
+/// dropped because its client went away).
+struct Leave<'a>(&'a AtomicUsize);
+
+impl Drop for Leave<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -173,7 +231,7 @@ mod tests {
 
     #[test]
     fn at_most_the_limit_run_and_a_place_is_freed_on_drop() {
-        let engines = Arc::new(LiveEngines::tabla());
+        let engines = Arc::new(LiveEngines::tabla(MAX_ANALYSES));
         let first = engines.reserve().expect("a place");
         let mut second = engines.reserve().expect("a second place");
         assert_eq!(engines.running(), MAX_ANALYSES);
@@ -192,5 +250,22 @@ mod tests {
             engines.lock().idle.is_empty(),
             "a discarded engine is not lent again"
         );
+    }
+
+    #[tokio::test]
+    async fn a_waiting_request_gets_the_place_freed_and_one_too_many_is_busy() {
+        let engines = Arc::new(LiveEngines::tabla(1));
+        let first = engines.reserve().expect("the place");
+        let waiter = {
+            let engines = Arc::clone(&engines);
+            tokio::spawn(async move { engines.reserve_waiting(1).await.map(|_| ()) })
+        };
+        while engines.waiting() == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(engines.reserve_waiting(1).await.err(), Some(Busy));
+        drop(first);
+        assert_eq!(waiter.await.expect("the task"), Ok(()));
+        assert_eq!((engines.running(), engines.waiting()), (0, 0));
     }
 }

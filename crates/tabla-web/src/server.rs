@@ -1,7 +1,6 @@
 //! Starting the server: the game database, the endgame tables, the listener, shutdown on Ctrl-C.
 
 use crate::config::ServeConfig;
-use crate::engine::{EngineSlot, EngineSuggester};
 #[cfg(feature = "db")]
 use crate::game_db::GameDb;
 use crate::live::{LiveEngines, MAX_ANALYSES};
@@ -61,15 +60,19 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     // at start.
     let tables = standard.with_tablebase(state.tb.tables());
     let oracle: Arc<dyn EndgameOracle> = Arc::new(tables);
-    state.engine = EngineSlot::new(Arc::new(EngineSuggester::new(Some(Arc::clone(&oracle)))));
-    // The live analysis's engine: a wrong --engine fails here, before the server listens.
+    // The engines of live analysis and of suggestions: a wrong --engine fails here, before the
+    // server listens.
     let spec = config.engine.clone();
-    let live =
-        tokio::task::spawn_blocking(move || LiveEngines::start(spec, Some(oracle), MAX_ANALYSES))
-            .await
-            .context("starting the engine")??;
+    let (live, suggest) = tokio::task::spawn_blocking(move || {
+        let live = LiveEngines::start(spec.clone(), Some(Arc::clone(&oracle)), MAX_ANALYSES)?;
+        let suggest = LiveEngines::start(spec, Some(oracle), 1)?;
+        Ok::<_, Box<tabla_analysis::EngineError>>((live, suggest))
+    })
+    .await
+    .context("starting the engine")??;
     eprintln!("engine: {}", live.id());
     state.live = Arc::new(live);
+    state.suggest = Arc::new(suggest);
     state.body_limit = config.body_limit;
     state.sample_pgn = Arc::from(config.sample_pgn.as_str());
     #[cfg(feature = "db")]

@@ -1,10 +1,9 @@
 //! What every request handler shares.
 
 use crate::config::DEFAULT_BODY_LIMIT;
-use crate::engine::{EngineSlot, EngineSuggester};
 #[cfg(feature = "db")]
 use crate::game_db::GameDb;
-use crate::live::LiveEngines;
+use crate::live::{LiveEngines, MAX_ANALYSES};
 use crate::review_places::GameReviews;
 use crate::sample::SAMPLE_PGN;
 use crate::site_guard::HostRule;
@@ -25,8 +24,8 @@ pub struct AppState {
     pub body_limit: usize,
     /// PGN reads running at once: each can take a few hundred megabytes for a 16 MiB input.
     pub pgn_permits: Arc<Semaphore>,
-    /// The engine behind `GET /api/suggest`.
-    pub engine: EngineSlot,
+    /// The engine behind `GET /api/suggest`: one search at a time, of the server's engine.
+    pub suggest: Arc<LiveEngines>,
     /// The engines of live analysis (`GET /api/analyse`) and what game reviews start.
     pub live: Arc<LiveEngines>,
     /// Game reviews (`POST /api/review`): the evaluation cache's place, one review at a time.
@@ -50,8 +49,8 @@ impl AppState {
             sample_pgn: Arc::from(SAMPLE_PGN),
             body_limit: DEFAULT_BODY_LIMIT,
             pgn_permits: Arc::new(Semaphore::new(2)),
-            engine: EngineSlot::new(Arc::new(EngineSuggester::new(None))),
-            live: Arc::new(LiveEngines::tabla()),
+            suggest: Arc::new(LiveEngines::tabla(1)),
+            live: Arc::new(LiveEngines::tabla(MAX_ANALYSES)),
             reviews: Arc::new(GameReviews::in_data_dir()),
             #[cfg(feature = "db")]
             db: None,

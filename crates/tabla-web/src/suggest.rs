@@ -1,4 +1,6 @@
-//! `GET /api/suggest`: the engine's move for a position, searched for a bounded time.
+//! `GET /api/suggest`: the engine's move for a position, searched for a bounded time by the
+//! server's engine (tabla's own, or the UCI engine of `tabla serve --engine`): one search at a
+//! time, at most [`MAX_WAITING`] requests waiting for it.
 
 use crate::api_error::ApiError;
 use crate::notation::MoveNotations;
@@ -8,9 +10,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Serialize;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tabla::{Move, Position};
+use tabla_analysis::{Analysis, Budget, Request, StopSignal};
 use tabla_engine::Score;
 
 /// The thinking time when the request gives none.
@@ -50,6 +52,8 @@ pub struct SuggestJson {
     pub nodes: u64,
     /// The thinking time used as the limit, in milliseconds.
     pub movetime: u64,
+    /// The engine that searched, by the name it gives (`Stockfish 15.1`, `tabla 0.1.0+…`).
+    pub engine: String,
 }
 
 /// Reads `movetime` (milliseconds, 1 or more); cut to [`MAX_MOVETIME`].
@@ -99,30 +103,38 @@ pub async fn suggest(
             "no move to suggest: the position is {why}"
         )));
     }
-    let slot = state.engine.clone();
-    let waiting = slot.waiting.fetch_add(1, Ordering::SeqCst);
-    let _leave = Leave(&slot.waiting);
-    if waiting >= MAX_WAITING {
-        return Err(ApiError::new(
+    let engines = std::sync::Arc::clone(&state.suggest);
+    let mut reservation = engines.reserve_waiting(MAX_WAITING).await.map_err(|_| {
+        ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "the engine is busy with other requests; try again shortly",
-        ));
-    }
-    let _permit =
-        slot.permit.acquire().await.map_err(|_| {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
-        })?;
-    let suggester = slot.suggester.clone();
-    let searched = pos.clone();
-    let found = tokio::task::spawn_blocking(move || suggester.suggest(&searched, movetime))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the engine failed: {e}"),
-            )
-        })?;
-    let Some(s) = found else {
+        )
+    })?;
+    let request = Request::new(pos.clone(), Budget::MoveTime(movetime));
+    let program = match engines.spec() {
+        tabla_analysis::EngineSpec::Uci(uci) => uci.path.display().to_string(),
+        tabla_analysis::EngineSpec::Tabla => String::new(),
+    };
+    let searched = tokio::task::spawn_blocking(move || {
+        let outcome = match reservation.engine() {
+            Err(e) => Err(*e),
+            Ok(engine) => engine.analyse(&request, &StopSignal::new(), &mut |_| {}),
+        };
+        if outcome.as_ref().is_err_and(|e| e.is_fault()) {
+            reservation.discard();
+        }
+        // The engine's words, without the server's paths.
+        outcome.map_err(|e| crate::api_error::engine_text(&program, &e.to_string()))
+    })
+    .await
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the engine failed: {e}"),
+        )
+    })?;
+    let analysis = searched.map_err(ApiError::engine_failed)?;
+    let Some((best, score, depth, pv, nodes)) = best_of(&analysis) else {
         return Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the engine returned no move",
@@ -131,29 +143,35 @@ pub async fn suggest(
     let mut numbered = String::new();
     // A line rebuilt from the hash table may end with a move that is not legal there: the
     // legal part is written, as `pv` holds it.
-    let _ = pos.write_variation_san(&s.pv, &mut numbered);
+    let _ = pos.write_variation_san(&pv, &mut numbered);
     Ok(Json(SuggestJson {
         fen: pos.to_fen(),
-        best: MoveNotations::of(&pos, s.best),
-        score: match s.score {
+        best: MoveNotations::of(&pos, best),
+        score: match score {
             Score::Cp(cp) => ScoreJson::Centipawns(cp),
             Score::Mate(n) => ScoreJson::Mate(n),
         },
-        depth: s.depth,
-        pv: line(&pos, &s.pv),
+        depth,
+        pv: line(&pos, &pv),
         line: numbered,
-        nodes: s.nodes,
+        nodes,
         movetime: movetime.as_millis() as u64,
+        engine: engines.id().label().to_owned(),
     }))
 }
 
-/// Counts a request out of the waiting line when it ends, however it ends.
-struct Leave<'a>(&'a AtomicUsize);
-
-impl Drop for Leave<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
+/// The move an analysis chose, its line's score, depth and moves (from the move on), and the
+/// nodes searched.
+fn best_of(analysis: &Analysis) -> Option<(Move, Score, u32, Vec<Move>, u64)> {
+    let line = analysis.best()?;
+    let best = analysis.best_move.or_else(|| line.pv.first().copied())?;
+    let pv = if line.pv.first() == Some(&best) {
+        line.pv.clone()
+    } else {
+        vec![best]
+    };
+    let nodes = analysis.nodes.or(line.nodes).unwrap_or(0);
+    Some((best, line.score, line.depth, pv, nodes))
 }
 
 #[cfg(test)]

@@ -259,6 +259,7 @@ async fn a_bound_is_shown_as_one_and_a_crash_ends_the_stream_with_the_engine_s_w
     assert_eq!(line["bound"], "lower");
     assert_eq!(line["eval"], serde_json::json!({"cp": 30}));
     assert_eq!(line["line"], "1. e4");
+    assert_eq!(events.last().expect("an event").1["engine"], "Fake bound");
     drop(body);
     until_idle(&live).await;
 
@@ -281,4 +282,74 @@ async fn a_bound_is_shown_as_one_and_a_crash_ends_the_stream_with_the_engine_s_w
     // The stream ends after `done`, and the broken engine is not lent again.
     assert!(body.frame().await.is_none(), "nothing after done");
     until_idle(&live).await;
+}
+
+/// `GET /api/suggest` of a server started with a UCI engine asks that engine (not tabla's), and
+/// says so; a crash is answered with the engine's words and the next request gets a new process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn suggest_asks_the_server_s_uci_engine_and_names_it() {
+    let start = enc("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let (app, _) = app_with_engine(fake_engine(false)).await;
+    let a = common::get_from(app, &format!("/api/suggest?fen={start}&movetime=50")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.error());
+    let v = a.json();
+    assert_eq!(v["engine"], "Fake bound");
+    // What the fake said: 1. e4 at 30 centipawns, 20 nodes.
+    assert_eq!(v["best"]["uci"], "e2e4");
+    assert_eq!(v["score"]["centipawns"], 30);
+    assert_eq!(
+        (v["nodes"].as_u64(), v["line"].as_str()),
+        (Some(20), Some("1. e4"))
+    );
+
+    let (app, _) = app_with_engine(fake_engine(true)).await;
+    for _ in 0..2 {
+        let a = common::get_from(app.clone(), &format!("/api/suggest?fen={start}")).await;
+        assert_eq!(a.status, StatusCode::BAD_GATEWAY);
+        let error = a.error();
+        assert!(
+            error.contains("Fake crash") && error.contains("crashing on purpose"),
+            "{error}"
+        );
+        assert!(!error.contains(env!("CARGO_MANIFEST_DIR")), "{error}");
+    }
+}
+
+/// With Stockfish as the server's engine, `/api/suggest` and `/api/analyse` are Stockfish's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stockfish_suggests_the_mate_and_the_answers_name_it() {
+    if !std::path::Path::new(STOCKFISH).exists() {
+        eprintln!("skipped: {STOCKFISH} is not installed (scripts/test.sh --install installs it)");
+        return;
+    }
+    let (app, _) = app_with_engine(EngineSpec::Uci(UciSpec::new(STOCKFISH))).await;
+    // Hand-checked (and python-chess): Bd5# is the only mate.
+    let fen = enc("k7/8/NK2B3/8/8/8/8/8 w - - 0 1");
+    let v = common::get_from(app.clone(), &format!("/api/suggest?fen={fen}&movetime=200"))
+        .await
+        .json();
+    assert!(
+        v["engine"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("Stockfish")),
+        "{v}"
+    );
+    assert_eq!(
+        (&v["best"]["san"], &v["score"]["mate"]),
+        (&"Bd5#".into(), &1.into()),
+        "{v}"
+    );
+    let response = open(app, &format!("fen={fen}")).await;
+    let mut body = response.into_body();
+    let events = read_until(&mut body, |_, v| {
+        v["lines"].as_array().is_some_and(|l| !l.is_empty())
+    })
+    .await;
+    let last = &events.last().expect("an event").1;
+    assert!(
+        last["engine"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("Stockfish")),
+        "{last}"
+    );
 }

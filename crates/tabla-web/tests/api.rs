@@ -452,6 +452,8 @@ async fn suggest_finds_the_mate_in_one() {
     assert_eq!(v["pv"][0]["san"], "Bd5#");
     assert_eq!(v["line"], "1. Bd5#");
     assert_eq!(v["movetime"], 300);
+    // tabla's own engine when the server is given none.
+    assert_eq!(v["engine"], tabla_engine::uci::ENGINE_NAME);
 }
 
 #[tokio::test]

@@ -208,9 +208,10 @@ fn app_with_engine_tables(dir: &Path) -> Router {
     let tb = TbDir::open(dir, false, kbnvk()).expect("open the tables");
     let oracle =
         tabla_engine::EndgameTables::new(tabla_endgame::Solved::new()).with_tablebase(tb.tables());
-    state.engine = tabla_web::EngineSlot::new(Arc::new(tabla_web::EngineSuggester::new(Some(
-        Arc::new(oracle),
-    ))));
+    state.suggest = Arc::new(
+        tabla_web::LiveEngines::start(tabla_analysis::EngineSpec::Tabla, Some(Arc::new(oracle)), 1)
+            .expect("tabla's engine starts"),
+    );
     state.tb = Arc::new(tb);
     router(state)
 }

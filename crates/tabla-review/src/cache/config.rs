@@ -67,7 +67,7 @@ impl CacheConfig {
     /// );
     /// ```
     pub fn of_engine(id: &EngineId, spec: &EngineSpec, budget: Budget) -> CacheConfig {
-        let engine = id.name.clone().unwrap_or_else(|| id.path.clone());
+        let engine = id.label().to_owned();
         // tabla's own engine has no options; its name changes with its source
         // (`tabla_engine::uci::ENGINE_NAME`), so a new build never reads an old one's evaluations.
         let options = match spec {

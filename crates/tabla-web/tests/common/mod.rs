@@ -157,6 +157,12 @@ pub async fn get(uri: &str) -> Answer {
     send(app(), req).await
 }
 
+/// `GET uri` on `app`.
+pub async fn get_from(app: Router, uri: &str) -> Answer {
+    let req = Request::get(uri).body(Body::empty()).expect("request");
+    send(app, req).await
+}
+
 /// `POST uri` with a PGN body.
 pub async fn post(app: Router, uri: &str, body: impl Into<Body>) -> Answer {
     let req = Request::post(uri)
@@ -237,14 +243,19 @@ pub fn fake_engine(crash: bool) -> EngineSpec {
     EngineSpec::Uci(if crash { spec.arg("--crash") } else { spec })
 }
 
-/// The application with live analyses by `spec`.
+/// The application with live analyses and suggestions by `spec`, as `tabla serve --engine` sets
+/// it up.
 pub async fn app_with_engine(spec: EngineSpec) -> (axum::Router, Arc<LiveEngines>) {
-    let live = tokio::task::spawn_blocking(move || LiveEngines::start(spec, None, MAX_ANALYSES))
-        .await
-        .expect("the start runs")
-        .expect("the engine starts");
+    let (live, suggest) = tokio::task::spawn_blocking(move || {
+        let live = LiveEngines::start(spec.clone(), None, MAX_ANALYSES)?;
+        Ok::<_, Box<tabla_analysis::EngineError>>((live, LiveEngines::start(spec, None, 1)?))
+    })
+    .await
+    .expect("the start runs")
+    .expect("the engine starts");
     let mut state = AppState::new(tables());
     state.live = Arc::new(live);
+    state.suggest = Arc::new(suggest);
     let live = Arc::clone(&state.live);
     (router(state), live)
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""A UCI engine for tabla-web's live-analysis tests. It knows no chess: asked to search the start
+"""A UCI engine for tabla-web's engine tests. It knows no chess: asked to search the start
 position, it reports 1. e4 with a lower bound (as an engine does when a search fails high), then
-waits for `stop`. With --crash it dies as soon as it is asked to search; with --hang it never
+waits for `stop` (`go infinite`, live analysis) or answers `bestmove e2e4` at once (any other
+budget: a suggestion). With --crash it dies as soon as it is asked to search; with --hang it never
 ends a search, not even when told to stop (a hung engine)."""
 
 import os
@@ -33,6 +34,8 @@ for line in sys.stdin:
             sys.stderr.flush()
             os._exit(3)
         say("info depth 1 seldepth 2 multipv 1 score cp 30 lowerbound nodes 20 nps 1000 time 20 pv e2e4")
+        if "infinite" not in words:
+            say("bestmove e2e4")
     elif words[0] == "stop":
         say("bestmove e2e4")
     elif words[0] == "quit":
