@@ -204,11 +204,7 @@ fn search(
             if e.is_fault() {
                 reservation.discard();
             }
-            let program = match reservation.spec() {
-                tabla_analysis::EngineSpec::Uci(uci) => uci.path.display().to_string(),
-                tabla_analysis::EngineSpec::Tabla => String::new(),
-            };
-            Some(crate::api_error::engine_text(&program, &e.to_string()))
+            Some(reservation.error_text(&e))
         }
     };
     // The engine goes back (and the place is freed) before the stream hears of the end, so

@@ -196,6 +196,16 @@ impl Reservation {
         }
     }
 
+    /// An error of this engine as the API says it ([`crate::engine_text`]: the program by its
+    /// file name, not the server's path).
+    pub fn error_text(&self, error: &EngineError) -> String {
+        let program = match self.spec() {
+            EngineSpec::Uci(uci) => uci.path.display().to_string(),
+            EngineSpec::Tabla => String::new(),
+        };
+        crate::api_error::engine_text(&program, &error.to_string())
+    }
+
     /// Forgets the engine (it failed: its process is gone), so that it is not lent again.
     pub fn discard(&mut self) {
         self.analyser = None;

@@ -111,20 +111,19 @@ pub async fn suggest(
         )
     })?;
     let request = Request::new(pos.clone(), Budget::MoveTime(movetime));
-    let program = match engines.spec() {
-        tabla_analysis::EngineSpec::Uci(uci) => uci.path.display().to_string(),
-        tabla_analysis::EngineSpec::Tabla => String::new(),
-    };
     let searched = tokio::task::spawn_blocking(move || {
         let outcome = match reservation.engine() {
             Err(e) => Err(*e),
             Ok(engine) => engine.analyse(&request, &StopSignal::new(), &mut |_| {}),
         };
-        if outcome.as_ref().is_err_and(|e| e.is_fault()) {
-            reservation.discard();
-        }
         // The engine's words, without the server's paths.
-        outcome.map_err(|e| crate::api_error::engine_text(&program, &e.to_string()))
+        outcome.map_err(|e| {
+            let text = reservation.error_text(&e);
+            if e.is_fault() {
+                reservation.discard();
+            }
+            text
+        })
     })
     .await
     .map_err(|e| {
