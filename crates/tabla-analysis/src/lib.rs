@@ -42,6 +42,8 @@
 //! | `analysis.rs` | `Line`, `Analysis`, `LatestLines` |
 //! | `error.rs` | `EngineError`, `EngineId`, `Said`, `IllegalMove`: faults that name the engine and quote it |
 //! | `engine_spec.rs` | `EngineSpec`: which engine |
+//! | `go.rs` | `go`: one search for people (`tabla go`), progress and the line in SAN |
+//! | `engine_config.rs` | `EngineChoice`: the engine a user chose (`--engine`, else `$TABLA_ENGINE`, else `engine.toml` in tabla's configuration directory, else tabla's own); `EngineConfig`, the file; `stockfish_on_path` |
 //! | `pool.rs` | `Pool`: N engines on one queue, a fault other than a hang retried once on a fresh process; `PoolCanceller`, `JobResult` |
 //! | `process.rs` | the child process: reader and writer threads, killed on drop, `PR_SET_PDEATHSIG` on Linux |
 //!
@@ -50,8 +52,10 @@
 
 mod analyser;
 mod analysis;
+mod engine_config;
 mod engine_spec;
 mod error;
+mod go;
 mod in_process;
 mod pool;
 mod process;
@@ -63,8 +67,13 @@ mod uci_spec;
 
 pub use analyser::{Analyser, StopSignal};
 pub use analysis::{Analysis, LatestLines, Line};
+pub use engine_config::{
+    CONFIG_FILE, ChosenBy, ConfigError, ENGINE_VARIABLE, EngineChoice, EngineConfig, TABLA_ENGINE,
+    stockfish_on_path,
+};
 pub use engine_spec::EngineSpec;
 pub use error::{EngineError, EngineId, IllegalMove, Said};
+pub use go::{GoError, go};
 pub use in_process::TablaAnalyser;
 pub use pool::{JobResult, Pool, PoolCanceller, Received};
 pub use request::{Budget, BudgetError, Request};

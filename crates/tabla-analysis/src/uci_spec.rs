@@ -120,12 +120,25 @@ impl UciSpec {
         self
     }
 
-    /// Adds an option written `Name=Value` (as a command line gives it); the name may hold
-    /// spaces (`Clear Hash=`), the value is everything after the first `=`.
+    /// Adds an option written `Name=Value` (as a command line gives it): see
+    /// [`UciSpec::option_pair`].
     pub fn option_text(self, text: &str) -> Result<UciSpec, OptionSyntaxError> {
+        let (name, value) = UciSpec::option_pair(text)?;
+        Ok(self.option(name, value))
+    }
+
+    /// An option written `Name=Value` as its name and value: the name may hold spaces
+    /// (`Clear Hash=`), the value is everything after the first `=`, both trimmed.
+    ///
+    /// ```
+    /// use tabla_analysis::UciSpec;
+    /// assert_eq!(UciSpec::option_pair("Skill Level = 5").unwrap(), ("Skill Level".into(), "5".into()));
+    /// assert!(UciSpec::option_pair("=5").is_err());
+    /// ```
+    pub fn option_pair(text: &str) -> Result<(String, String), OptionSyntaxError> {
         match text.split_once('=') {
             Some((name, value)) if !name.trim().is_empty() => {
-                Ok(self.option(name.trim(), value.trim()))
+                Ok((name.trim().to_owned(), value.trim().to_owned()))
             }
             _ => Err(OptionSyntaxError {
                 text: text.to_owned(),

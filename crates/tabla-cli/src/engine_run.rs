@@ -1,11 +1,13 @@
 //! `tabla uci`, `tabla go` and `tabla bench`: the engine from the command line.
 
+use crate::engine_choice::EngineChoiceArgs;
 use clap::{ArgGroup, Args};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use tabla::Validation;
-use tabla_engine::{EndgameTables, Engine, Limits, bench, uci};
+use tabla_analysis::{Analyser, Budget, EngineSpec, Request, TablaAnalyser, UciEngine};
+use tabla_engine::{EndgameTables, Engine, bench, uci};
 
 /// Arguments of `tabla go`.
 #[derive(Args, Debug)]
@@ -23,15 +25,19 @@ pub struct GoArgs {
     /// Search about this many nodes.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Search threads: more reach deeper in the same time, one gives repeatable results.
+    /// Search threads: more reach deeper in the same time, one gives repeatable results (a UCI
+    /// engine gets them as its `Threads` option).
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=tabla_engine::MAX_THREADS as u64))]
     threads: u64,
-    /// The directory of the endgame tables (`tabla tb build`'s; by default the same default
-    /// directory): positions of up to five men whose table is there are played exactly,
-    /// honouring the fifty-move rule.
+    /// The directory of tabla's endgame tables (`tabla tb build`'s; by default the same default
+    /// directory): with tabla's engine, positions of up to five men whose table is there are
+    /// played exactly, honouring the fifty-move rule.
     #[arg(long, value_name = "DIR")]
     tb_dir: Option<std::path::PathBuf>,
+    /// The engine.
+    #[command(flatten)]
+    engine: EngineChoiceArgs,
 }
 
 /// Arguments of `tabla bench`.
@@ -48,21 +54,38 @@ pub fn uci() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `tabla go`: search a position and print the progress, the score and the principal variation
-/// in SAN, then `bestmove <SAN> <UCI>`.
+/// `tabla go`: search a position with the chosen engine (tabla's own unless one is configured)
+/// and print the progress, the score and the principal variation in SAN, then `bestmove <SAN>
+/// <UCI>`.
 pub fn go(args: GoArgs, out: &mut (impl Write + Send)) -> anyhow::Result<()> {
     let pos = crate::position_arg::parse(&args.fen.join(" "), Validation::Strict)?;
-    let limits = match (args.movetime, args.depth, args.nodes) {
-        (_, Some(depth), _) => Limits::depth(depth),
-        (_, _, Some(nodes)) => Limits::nodes(nodes),
-        (movetime, _, _) => Limits::move_time(Duration::from_millis(movetime.unwrap_or(1000))),
+    let budget = match (args.movetime, args.depth, args.nodes) {
+        (_, Some(depth), _) => Budget::Depth(depth),
+        (_, _, Some(nodes)) => Budget::Nodes(nodes),
+        (movetime, _, _) => Budget::MoveTime(Duration::from_millis(movetime.unwrap_or(1000))),
     };
-    let mut engine = Engine::new();
-    engine.set_threads(args.threads as usize);
-    engine.set_oracle(Some(Arc::new(EndgameTables::standard_with_tablebase(
-        args.tb_dir.as_deref(),
-    ))));
-    tabla_engine::go(&pos, &limits, &mut engine, out)?;
+    let mut engine: Box<dyn Analyser> = match args.engine.choose()?.spec {
+        EngineSpec::Tabla => {
+            let mut engine = Engine::new();
+            engine.set_threads(args.threads as usize);
+            engine.set_oracle(Some(Arc::new(EndgameTables::standard_with_tablebase(
+                args.tb_dir.as_deref(),
+            ))));
+            Box::new(TablaAnalyser::with_engine(engine))
+        }
+        EngineSpec::Uci(_) if args.tb_dir.is_some() => {
+            anyhow::bail!("--tb-dir: tabla's endgame tables are for tabla's engine, not a UCI one")
+        }
+        EngineSpec::Uci(spec) => {
+            let spec = if args.threads > 1 {
+                spec.option("Threads", args.threads.to_string())
+            } else {
+                spec
+            };
+            Box::new(UciEngine::start(spec)?)
+        }
+    };
+    tabla_analysis::go(engine.as_mut(), &Request::new(pos, budget), out)?;
     Ok(())
 }
 

@@ -14,7 +14,8 @@
 //! `pgn.rs` (`tabla pgn`), `convert.rs` (`tabla convert`), `db.rs`
 //! (`tabla db`, with the feature `db`), `review.rs` (`tabla review`), `tb.rs` (`tabla tb`) and
 //! `kbnk.rs` (`tabla kbnk`), with `dtm_text.rs` (a distance to mate in words, the optimal line),
-//! `engine_run.rs` (`tabla go`, `uci`, `bench`); `tabla serve` calls `tabla_web::serve_blocking`.
+//! `engine_run.rs` (`tabla go`, `uci`, `bench`), `engine_choice.rs` (`--engine` and
+//! `--engine-option` for every command, resolved by tabla-analysis; `tabla engine`); `tabla serve` calls `tabla_web::serve_blocking`.
 //! Its tests run the real binary.
 
 mod batch;
@@ -22,6 +23,7 @@ mod convert;
 #[cfg(feature = "db")]
 mod db;
 mod dtm_text;
+mod engine_choice;
 mod engine_run;
 mod fen_report;
 mod input;
@@ -84,6 +86,9 @@ enum Command {
     Uci,
     /// Search a position: progress lines, then `bestmove <SAN> <UCI>`.
     Go(engine_run::GoArgs),
+    /// The default engine of every command, the server and Python: show it, set it.
+    #[command(subcommand)]
+    Engine(engine_choice::EngineCommand),
     /// Search fixed positions to a fixed depth; print total nodes and nodes per second.
     Bench(engine_run::BenchArgs),
 }
@@ -111,13 +116,10 @@ struct ServeArgs {
     /// and the games page.
     #[arg(long, value_name = "DIR")]
     db: Option<PathBuf>,
-    /// The engine of live analysis and game reviews: a UCI program (its path, e.g.
-    /// /usr/games/stockfish) instead of tabla's own. The page shows which; clients never name one.
-    #[arg(long, value_name = "PATH")]
-    engine: Option<PathBuf>,
-    /// An option of the UCI engine, `Name=Value` (e.g. `Hash=64`); repeat for more.
-    #[arg(long = "engine-option", value_name = "NAME=VALUE", requires = "engine")]
-    engine_options: Vec<String>,
+    /// The engine of live analysis, suggestions and game reviews (the page shows which; clients
+    /// never name one).
+    #[command(flatten)]
+    engine: engine_choice::EngineChoiceArgs,
 }
 
 #[derive(Args, Debug)]
@@ -227,6 +229,10 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
             engine_run::go(args, out)?;
             Ok(Outcome::Success)
         }
+        Command::Engine(command) => {
+            engine_choice::run(command, out)?;
+            Ok(Outcome::Success)
+        }
         Command::Bench(args) => {
             engine_run::bench(args, out)?;
             Ok(Outcome::Success)
@@ -238,7 +244,7 @@ fn run(cli: Cli, out: &mut (impl Write + Send)) -> anyhow::Result<Outcome> {
                 body_limit: args.body_limit,
                 tb_dir: args.tb_dir,
                 db: args.db,
-                engine: review::engine_spec(args.engine.as_deref(), &args.engine_options)?,
+                engine: args.engine.choose()?.spec,
                 ..tabla_web::ServeConfig::default()
             })?;
             Ok(Outcome::Success)

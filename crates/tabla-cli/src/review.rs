@@ -7,9 +7,9 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use tabla_analysis::{Budget, EngineSpec, Pool, UciSpec};
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_pgn::{Game, Reader};
 use tabla_review::{
     CacheConfig, DEFAULT_NODES, EvalCache, Review, ReviewCounts, Reviewer, Rules, annotated_pgn,
@@ -52,12 +52,9 @@ pub struct EngineArgs {
     /// them); a game with a move lacking one is reported, not judged.
     #[arg(long, conflicts_with_all = ["engine", "engine_options", "engines", "nodes", "depth", "movetime"])]
     from_evals: bool,
-    /// A UCI engine (its path) instead of tabla's own, e.g. /usr/games/stockfish.
-    #[arg(long, value_name = "PATH")]
-    engine: Option<PathBuf>,
-    /// An option of the UCI engine, `Name=Value` (e.g. `Hash=64`); repeat for more.
-    #[arg(long = "engine-option", value_name = "NAME=VALUE", requires = "engine")]
-    engine_options: Vec<String>,
+    /// The engine.
+    #[command(flatten)]
+    choice: crate::engine_choice::EngineChoiceArgs,
     /// Engines searching at once, one thread each (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     engines: Option<u32>,
@@ -108,27 +105,11 @@ impl EngineArgs {
         if self.from_evals {
             return Ok(None);
         }
-        let spec = engine_spec(self.engine.as_deref(), &self.engine_options)?;
+        let spec = self.choice.choose()?.spec;
         let size = self.engines.map_or_else(Pool::default_size, |n| n as usize);
         let pool = Pool::start(&spec, size)?;
         Ok(Some((pool, spec)))
     }
-}
-
-/// The engine of `--engine PATH` and its `--engine-option Name=Value`s (tabla's own without a
-/// path), for `tabla review`, `tabla db review` and `tabla serve`.
-pub fn engine_spec(path: Option<&Path>, options: &[String]) -> anyhow::Result<EngineSpec> {
-    let Some(path) = path else {
-        return Ok(EngineSpec::Tabla);
-    };
-    let mut spec = UciSpec::new(path);
-    for option in options {
-        spec = spec
-            .option_text(option)
-            // The error quotes the option: said once.
-            .context("--engine-option")?;
-    }
-    Ok(EngineSpec::Uci(spec))
 }
 
 /// `--rules`.

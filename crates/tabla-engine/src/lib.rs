@@ -105,7 +105,7 @@ mod weights;
 pub use engine::{
     DEFAULT_HASH_MIB, Engine, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS, SEARCH_STACK_BYTES,
 };
-pub use go::go;
+pub use go::{go, human_score};
 pub use info::{CastlingNotation, Info, ScoreBound, SearchResult};
 pub use limits::{GoError, Limits};
 pub use oracle::{EndgameOracle, OracleValue};

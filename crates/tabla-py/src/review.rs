@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use tabla_analysis::{Budget, EngineSpec, Pool, Request, UciSpec};
+use tabla_analysis::{Budget, EngineChoice, EngineSpec, Pool, Request};
 use tabla_review::{
     CacheConfig, DEFAULT_NODES, EvalCache, PositionInfo, Review, Reviewer, Rules, annotated_pgn,
     from_evals,
@@ -100,8 +100,10 @@ fn to_json(review: &Review) -> PyResult<String> {
         .map_err(|e| TablaError::new_err(format!("writing the review as JSON: {e}")))
 }
 
-/// A pool of engines for reviews (see `tabla.Engine`): tabla's engine in process when `path` is
-/// `None`, else the UCI program at `path` with `options` (`(name, value)` pairs) set on each.
+/// A pool of engines for reviews (see `tabla.Engine`): the UCI program at `path` (or tabla's
+/// engine in process for `tabla`) with `options` (`(name, value)` pairs) set on each; without a
+/// path, the user's default engine (as every command: `$TABLA_ENGINE`, else `tabla engine set`'s
+/// file, else tabla's own).
 /// Every engine is started, and has answered its handshake, when this returns.
 #[pyclass(module = "tabla", name = "NativeEngine", frozen)]
 pub struct NativeEngine {
@@ -144,28 +146,23 @@ impl NativeEngine {
                 )));
             }
         };
-        let spec = match path {
-            None if !options.is_empty() => {
-                return Err(TablaError::new_err(
-                    "engine options go to a UCI engine: give its path too (tabla's own engine \
-                     takes none)",
-                ));
+        for (name, _) in &options {
+            if name.trim().is_empty() || name.contains('=') {
+                return Err(EngineError::new_err(format!(
+                    "engine option {name:?}: an option's name is not empty and has no \
+                     '=' (give options as {{\"Hash\": 64}} or [\"Hash=64\"])"
+                )));
             }
-            None => EngineSpec::Tabla,
-            Some(path) => {
-                let mut spec = UciSpec::new(path);
-                for (name, value) in options {
-                    if name.trim().is_empty() || name.contains('=') {
-                        return Err(EngineError::new_err(format!(
-                            "engine option {name:?}: an option's name is not empty and has no \
-                             '=' (give options as {{\"Hash\": 64}} or [\"Hash=64\"])"
-                        )));
-                    }
-                    spec = spec.option(name.trim(), value.trim());
-                }
-                EngineSpec::Uci(spec)
-            }
-        };
+        }
+        let options: Vec<(String, String)> = options
+            .into_iter()
+            .map(|(name, value)| (name.trim().to_owned(), value.trim().to_owned()))
+            .collect();
+        // No path: the user's default engine (`$TABLA_ENGINE`, else `tabla engine set`'s file),
+        // else tabla's own, by the one rule every command follows.
+        let spec = EngineChoice::resolve(path.as_deref(), &options)
+            .map_err(|e| TablaError::new_err(e.to_string()))?
+            .spec;
         let pool = py
             .detach(|| Pool::start(&spec, size).map_err(|e| e.to_string()))
             .map_err(EngineError::new_err)?;
@@ -182,6 +179,15 @@ impl NativeEngine {
     #[getter]
     fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The UCI engine's path, or `None` for tabla's own engine.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        match &self.spec {
+            EngineSpec::Tabla => None,
+            EngineSpec::Uci(spec) => Some(spec.path.to_string_lossy().into_owned()),
+        }
     }
 
     /// How many engines search at once.

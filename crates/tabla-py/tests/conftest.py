@@ -9,6 +9,11 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+# The engine configured by whoever runs the tests is not seen: no $TABLA_ENGINE, and a
+# configuration directory that does not exist (a test that wants one sets its own).
+os.environ.pop("TABLA_ENGINE", None)
+os.environ["XDG_CONFIG_HOME"] = "/nonexistent/tabla-tests-config"
 TESTDATA = ROOT / "testdata"
 
 # tabla's reading of bytes as text (UTF-8 a line, else Latin-1; no byte-order mark), in which

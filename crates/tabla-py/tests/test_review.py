@@ -469,3 +469,25 @@ def test_cache_true_uses_the_data_directory(tmp_path, monkeypatch):
     assert list((tmp_path / "tabla" / "evals").glob("*/_config.json"))
     with pytest.raises(tabla.TablaError, match="from_evals"):
         tabla.review(game, from_evals=True, cache=True)
+
+
+def test_the_default_engine_is_the_one_configured(tmp_path, monkeypatch):
+    # The same rule as every command: $TABLA_ENGINE, else engine.toml in tabla's configuration
+    # directory, else tabla's own. The UCI engine is tabla-analysis's scripted fake.
+    from conftest import ROOT
+
+    fake = ROOT / "crates/tabla-analysis/tests/fake_engines/fake_uci.py"
+    (tmp_path / "tabla").mkdir()
+    config = tmp_path / "tabla" / "engine.toml"
+    config.write_text(f'engine = "{fake}"\n[options]\nHash = 32\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    with tabla.Engine(engines=1) as engine:
+        assert engine.path == str(fake)
+        assert engine.name.startswith("Fake")
+    monkeypatch.setenv("TABLA_ENGINE", "tabla")
+    with tabla.Engine(engines=1) as engine:
+        assert engine.path is None
+    monkeypatch.delenv("TABLA_ENGINE")
+    config.write_text("engine = \n")
+    with pytest.raises(tabla.TablaError, match=r"engine\.toml: line 1"):
+        tabla.Engine(engines=1)

@@ -1,5 +1,5 @@
-//! Where tabla keeps what it generates for later runs (endgame tables, the evaluation cache):
-//! one rule for every crate.
+//! Where tabla keeps what it generates for later runs (endgame tables, the evaluation cache)
+//! and what the user chose (the default engine): one rule for every crate.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -19,11 +19,38 @@ pub fn data_dir() -> Option<PathBuf> {
 /// assert_eq!(tabla::data_dir_with(|_| None), None);
 /// ```
 pub fn data_dir_with(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    xdg_dir(env, "XDG_DATA_HOME", ".local/share")
+}
+
+/// tabla's configuration directory: `$XDG_CONFIG_HOME/tabla`, else `$HOME/.config/tabla` (the
+/// XDG base directory rule); `None` when neither variable is set (nor empty).
+pub fn config_dir() -> Option<PathBuf> {
+    config_dir_with(|key| std::env::var_os(key))
+}
+
+/// [`config_dir`] with the environment given as a function (for tests and embedding).
+///
+/// ```
+/// use std::path::PathBuf;
+/// let env = |key: &str| (key == "HOME").then(|| "/home/ana".into());
+/// assert_eq!(tabla::config_dir_with(env), Some(PathBuf::from("/home/ana/.config/tabla")));
+/// assert_eq!(tabla::config_dir_with(|_| None), None);
+/// ```
+pub fn config_dir_with(env: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    xdg_dir(env, "XDG_CONFIG_HOME", ".config")
+}
+
+/// `$<variable>/tabla`, else `$HOME/<under_home>/tabla`: the XDG rule, one place.
+fn xdg_dir(
+    env: impl Fn(&str) -> Option<OsString>,
+    variable: &str,
+    under_home: &str,
+) -> Option<PathBuf> {
     let set = |key: &str| env(key).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = set("XDG_DATA_HOME") {
+    if let Some(dir) = set(variable) {
         return Some(dir.join("tabla"));
     }
-    set("HOME").map(|home| home.join(".local/share/tabla"))
+    set("HOME").map(|home| home.join(under_home).join("tabla"))
 }
 
 #[cfg(test)]
@@ -47,5 +74,7 @@ mod tests {
             data_dir_with(empty_xdg),
             Some(PathBuf::from("/h/.local/share/tabla"))
         );
+        let config = env(&[("XDG_CONFIG_HOME", "/c"), ("XDG_DATA_HOME", "/x")]);
+        assert_eq!(config_dir_with(config), Some(PathBuf::from("/c/tabla")));
     }
 }

@@ -51,7 +51,7 @@
 //! | `long.rs` | the long algebraic form (`e2-e4`, `Ng8-f6`, `O-O`, `e7-e8=Q`) and its parser |
 //! | `uci.rs` | UCI move notation (`UciMove`: what one looks like, in one place; `e2e4`, `e7e8q`, castling `e1g1`; `write_uci` without allocating), `Position::push_uci`, `UciMoveError` |
 //! | `material.rs` | `Material`: the material notation `KRPvKR` (also `KRPKR`, either case), read and written, for the database's material search and the endgame tables' names |
-//! | `data_dir.rs` | `data_dir`: tabla's data directory (`$XDG_DATA_HOME/tabla` or `~/.local/share/tabla`) |
+//! | `data_dir.rs` | `data_dir`, `config_dir`: tabla's data directory (`$XDG_DATA_HOME/tabla` or `~/.local/share/tabla`) and configuration directory (`$XDG_CONFIG_HOME/tabla` or `~/.config/tabla`) |
 //! | `variation.rs` | `variation_san`: a line of moves as numbered SAN (`1. e4 e5 2. Nf3`, `3... Nf6`), used by the endgame, engine and web crates |
 //! | `diagram.rs` | the `+-+-+` text diagram and a Unicode board |
 //! | `svg.rs` | SVG diagrams: coordinates, last move, check, arrows and marks |
@@ -95,7 +95,7 @@ pub use bitboard::{Bitboard, Squares};
 pub use board::Board;
 pub use castling::{CastlingRights, CastlingSide, back_rank};
 pub use color::Color;
-pub use data_dir::{data_dir, data_dir_with};
+pub use data_dir::{config_dir, config_dir_with, data_dir, data_dir_with};
 pub use fen::{ParseFenError, Setup};
 pub use fen_write::{EnPassantMode, board_fen};
 pub use long::long_without_suffix;

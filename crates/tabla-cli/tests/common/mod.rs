@@ -24,10 +24,14 @@ pub fn tabla(args: &[&str]) -> Run {
     tabla_env(args, &[])
 }
 
-/// Runs `tabla` with `args` and the environment variables `vars` set.
+/// Runs `tabla` with `args` and the environment variables `vars` set. The engine configured by
+/// whoever runs the tests is not seen: `TABLA_ENGINE` is removed and the configuration
+/// directory is one that does not exist (`vars` may set either).
 pub fn tabla_env(args: &[&str], vars: &[(&str, &std::ffi::OsStr)]) -> Run {
     let output = Command::new(env!("CARGO_BIN_EXE_tabla"))
         .args(args)
+        .env_remove("TABLA_ENGINE")
+        .env("XDG_CONFIG_HOME", "/nonexistent/tabla-tests-config")
         .envs(vars.iter().copied())
         .output()
         .expect("the tabla binary runs");

@@ -264,8 +264,10 @@ def _cache_dir(cache) -> str | None:
 
 
 class Engine:
-    """Engines kept running for reviews: tabla's own in process (``path=None``) or the UCI
-    program at ``path`` with ``options`` set (``{"Hash": 64}`` or ``["Hash=64"]``), ``engines``
+    """Engines kept running for reviews: the UCI program at ``path`` with ``options`` set
+    (``{"Hash": 64}`` or ``["Hash=64"]``), or ``"tabla"`` for tabla's own in process; without a
+    ``path``, the default every command uses (``$TABLA_ENGINE``, else the engine ``tabla engine
+    set`` chose, else tabla's own; ``options`` then go to that engine), ``engines``
     of them searching at once (one thread each; default: one per core). Every engine has
     started, and answered its handshake, when the constructor returns; a path that is not an
     engine, or an option it does not list, raises ``tabla.EngineError`` naming it.
@@ -281,8 +283,8 @@ class Engine:
     """
 
     def __init__(self, path=None, options=None, engines: int | None = None):
-        self._path = None if path is None else os.fspath(path)
-        self._native = _tabla.NativeEngine(self._path, _options(options), engines)
+        path = None if path is None else os.fspath(path)
+        self._native = _tabla.NativeEngine(path, _options(options), engines)
 
     @property
     def name(self) -> str:
@@ -292,7 +294,7 @@ class Engine:
     @property
     def path(self) -> str | None:
         """The UCI engine's path, or ``None`` for tabla's own engine."""
-        return self._path
+        return self._native.path
 
     @property
     def engines(self) -> int:
@@ -393,7 +395,8 @@ def review(
     its ``Review`` has ``error`` saying what and where (``the game could not be read to its end:
     game 1, 3:14, move 2.: "Ke3": ...``), and the other games are reviewed.
 
-    ``engine``: ``None`` for tabla's engine in process, the path of a UCI engine (started for
+    ``engine``: ``None`` for the default engine (as ``tabla.Engine()``: tabla's own unless one
+    is configured), ``"tabla"`` for tabla's own, the path of a UCI engine (started for
     this call with ``engine_options`` and ``engines``, ended after it), or an ``Engine`` to reuse.
     The budget of each position: one of ``nodes``, ``depth`` (plies) or ``movetime``
     (milliseconds); ``DEFAULT_NODES`` (450,000) nodes when none is given. ``engines``: how many
