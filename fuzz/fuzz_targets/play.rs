@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
             "{}: SAN with suffix differs",
             pos.to_fen()
         );
-        pos.play(mv);
+        pos.play(mv).expect("a legal move plays");
         oracle.play_unchecked(theirs);
         plies += 1;
     }

@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         tabla_fuzz::check_move_text(&mut pos, line);
         // Play what the lenient parser accepts, so later lines meet later positions.
         if let Ok(mv) = pos.parse_san(line) {
-            pos.play(mv);
+            pos.play(mv).expect("a move the parser accepts plays");
         }
     }
 });

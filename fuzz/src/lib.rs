@@ -156,7 +156,7 @@ pub fn check_move(pos: &mut Position, mv: Move) {
     assert_eq!(pos.parse_uci(&uci), Ok(mv), "{fen}: UCI {uci} round trip");
 
     let us = pos.turn();
-    pos.play(mv);
+    pos.play(mv).expect("a legal move plays");
     assert_eq!(
         pos.zobrist(),
         pos.compute_key(),

@@ -51,6 +51,13 @@ the reference engine's `best` in the position before it (`--no-best-rule` to kee
 A candidate: `tabla review --json games200.pgn <args> --out NAME.jsonl`, its wall time and
 summary line in NAME.meta.json.
 
+Two halves, fixed once (2026-12-07, issue 57): the games at even places of games200.pgn (the
+1st, 3rd, ... game: 0-based index even) are the TUNING half, those at odd places the HELD-OUT
+half. Defaults, budgets and networks may be chosen on the tuning half (or on all 200 games, as
+they were before the split); the figures reported for them (docs/performance.md) are those of
+`compare`, which reads the held-out half unless told `--half tuning` or `--half all`. A
+candidate runs on all 200 games, or on one half with `candidate --half held-out`.
+
 Usage (all files in --dir, default /work/bench/review; every step resumable):
 
     python3 scripts/bench/review_bench.py games                      # games200.pgn
@@ -62,7 +69,9 @@ Usage (all files in --dir, default /work/bench/review; every step resumable):
     python3 scripts/bench/review_bench.py candidate tabla-300k -- --nodes 300000 --engines 2
     python3 scripts/bench/review_bench.py candidate sf-100k -- --engine /usr/games/stockfish \\
         --engine-option Hash=64 --nodes 100000 --engines 2
-    python3 scripts/bench/review_bench.py compare sf-100k tabla-300k
+    python3 scripts/bench/review_bench.py compare sf-100k tabla-300k   # the held-out half
+    python3 scripts/bench/review_bench.py candidate --half held-out tabla-h -- --engines 2
+    python3 scripts/bench/review_bench.py compare --half all sf-100k tabla-300k
     python3 scripts/bench/review_bench.py compare --partial tabla-300k  # while the reference runs
     python3 scripts/bench/review_bench.py candidate --first 50 new-100k -- --nodes 100000
     python3 scripts/bench/review_bench.py compare --partial --first 50 new-100k  # a quick screen
@@ -83,7 +92,7 @@ the same searches are compared exactly and in seconds. `searches --option Thread
 option of every engine (there, helper threads: their searches are not repeatable); `rejudge
 --propagate step|chain|mates [--margin CP]` first makes each position's evaluation at least as
 good for the side to move as the next position's (minimax along the game; `mates`: only a forced
-mate carried back), a way of reading tried and not kept (docs/performance.md).
+mate carried back), a way of reading tried and not kept (docs/lab/performance-log.md).
 
 `compare --bootstrap N` also draws the games again with replacement N times and prints each
 figure's 5th to 95th percentile, and those of each candidate's difference from the first named
@@ -132,6 +141,19 @@ REFERENCE_NODES = 1_500_000
 # them instead of hours of Stockfish: read with reference.jsonl wherever it is.
 SAVED = ROOT / "scripts" / "bench" / "data" / "review-reference.jsonl.gz"
 MIN_PLIES = 10
+# The two halves of the games (see the docstring): the game at 0-based index i is in the tuning
+# half when i is even, in the held-out half when it is odd.
+HALVES = ("held-out", "tuning", "all")
+
+
+def in_half(index, half):
+    """Whether the game at 0-based `index` of games200.pgn is in `half`."""
+    return half == "all" or (index % 2 == 0) == (half == "tuning")
+
+
+def of_half(items, half):
+    """The items (games or reviews, in games200.pgn's order) of `half`."""
+    return [x for i, x in enumerate(items) if in_half(i, half)]
 
 
 def read_games(path):
@@ -520,6 +542,13 @@ def cmd_candidate(args, work):
               f"{meta['summary']}")
         return
     extra = [a for a in args.tabla_args if a != "--"]
+    if args.half != "all":
+        if args.first:
+            sys.exit("--half and --first: choose one")
+        subset = work / f"games-{args.half}.pgn"
+        text = "".join(pgn_text(g) + "\n\n" for g in of_half(load_games(work), args.half))
+        write_atomic(subset, text)
+        games = subset
     if args.first:
         # A quick screen: the first N games only.
         subset = work / f"games-first{args.first}.pgn"
@@ -534,7 +563,8 @@ def cmd_candidate(args, work):
     summary = (proc.stdout + proc.stderr).strip()
     if proc.returncode != 0:
         sys.exit(f"tabla review failed ({proc.returncode}) after {wall:.1f} s: {summary}")
-    meta = {"name": args.name, "args": extra, "first": args.first, "command": command,
+    meta = {"name": args.name, "args": extra, "first": args.first, "half": args.half,
+            "command": command,
             "wall_seconds": round(wall, 1),
             "summary": summary, "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
     write_atomic(meta_path, json.dumps(meta, indent=1) + "\n")
@@ -885,26 +915,43 @@ def cmd_compare(args, work):
     reference, unmarked = reference_reviews(work, not args.no_best_rule, args.partial)
     if args.first:
         reference = reference[:args.first]
+    whole = len(reference)
+    reference = of_half(reference, args.half)
     rows = []
     for name in args.names:
         path = work / f"{name}.jsonl"
         if not path.exists():
             sys.exit(f"{path} missing: run `candidate {name} -- ...` first")
         candidate = read_reviews(path)
-        if args.partial:
-            candidate = candidate[:len(reference)]
-        if args.first:
-            if len(candidate) < args.first or len(reference) < args.first:
-                sys.exit(f"--first {args.first}: {name} has {len(candidate)} games, the "
-                         f"reference {len(reference)}")
-            candidate = candidate[:args.first]
-        if len(candidate) != len(reference):
-            sys.exit(f"{name}: {len(candidate)} games, the reference {len(reference)}")
         meta_path = work / f"{name}.meta.json"
-        wall = json.loads(meta_path.read_text()).get("wall_seconds") if meta_path.exists() else None
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        wall = meta.get("wall_seconds")
+        ran_on = meta.get("half") or "all"
+        if ran_on != "all":
+            # A candidate of one half: its games are those of that half, in order.
+            if ran_on != args.half:
+                sys.exit(f"{name} ran on the {ran_on} half only; compare it with --half {ran_on}")
+            wall = None  # not comparable with the wall time of all 200 games
+        else:
+            if args.partial:
+                candidate = candidate[:whole]
+            if args.first:
+                if len(candidate) < args.first or whole < args.first:
+                    sys.exit(f"--first {args.first}: {name} has {len(candidate)} games, the "
+                             f"reference {whole}")
+                candidate = candidate[:args.first]
+            if len(candidate) != whole:
+                sys.exit(f"{name}: {len(candidate)} games, the reference {whole}")
+            candidate = of_half(candidate, args.half)
+        if ran_on != "all" and args.partial:
+            candidate = candidate[:len(reference)]
+        if len(candidate) != len(reference):
+            sys.exit(f"{name}: {len(candidate)} games of the {args.half} half, the reference "
+                     f"{len(reference)}")
         rows.append((name, wall, compare_one(reference, candidate), candidate))
     print(f"Reference: Stockfish, {REFERENCE}, {len(reference)} games"
           + (f" (the first {args.first})" if args.first else "")
+          + ("" if args.half == "all" else f", the {args.half} half")
           + (" (the first ones, all their positions searched: --partial)" if args.partial else "")
           + "; "
           + (f"{unmarked} reference marks of the engine's own choice dropped"
@@ -975,6 +1022,8 @@ def main():
     p.add_argument("tabla_args", nargs=argparse.REMAINDER,
                    help="after --: arguments of tabla review")
     p.add_argument("--force", action="store_true", help="run again")
+    p.add_argument("--half", choices=HALVES, default="all",
+                   help="run on one half of the games only (all)")
     p.add_argument("--first", type=int, default=None,
                    help="review only the first N games (a quick screen; compare --first N)")
 
@@ -990,6 +1039,9 @@ def main():
                         f"are all searched ({PARTIAL_PGN})")
     p.add_argument("--first", type=int, default=None,
                    help="only the first N games (of candidates made with --first N, say)")
+    p.add_argument("--half", choices=HALVES, default="held-out",
+                   help="the games compared: the held-out half (the default: the figures "
+                        "reported), the tuning half, or all 200")
 
     sub.add_parser("save", help=f"keep the reference's searches in the repository: {SAVED}")
 

@@ -5,6 +5,7 @@ import type { Api } from 'chessground/api';
 import type { Config } from 'chessground/config';
 import type { DrawShape } from 'chessground/draw';
 import type { Key } from 'chessground/types';
+import { fenFields } from './fen';
 import { h } from './util';
 
 export type { Api, DrawShape, Key };
@@ -59,7 +60,7 @@ export function pgnShapes(shapes: string[] | undefined): DrawShape[] {
 
 /** The side to move in a FEN. */
 export function fenTurn(fen: string): 'white' | 'black' {
-  return fen.split(/\s+/)[1] === 'b' ? 'black' : 'white';
+  return fenFields(fen).turn;
 }
 
 /** Legal moves from the API as chessground destinations. */

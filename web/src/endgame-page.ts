@@ -3,6 +3,7 @@
 // best move and every move's value. `/kbnk` opens it on the KBNvK preset.
 
 import { type Key, arrow, makeBoard, uciSquares } from './board';
+import { fenFields } from './fen';
 import {
   type Color,
   type Role,
@@ -334,7 +335,7 @@ export function endgamePage(root: HTMLElement, start = 'KBNvK'): void {
       await new Promise((r) => setTimeout(r, 500));
       // Wait for this position's answer before the next move.
       const board = setup.board;
-      for (let i = 0; i < 50 && playing && last?.fen.split(' ')[0] !== board; i++) {
+      for (let i = 0; i < 50 && playing && (last ? fenFields(last.fen).board : undefined) !== board; i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
     }

@@ -1,6 +1,7 @@
 // The endgame explorer's pure logic: the men of the tray, the presets, what a setup lacks before
 // the tables can be asked, and the words and numbers shown for a position and its moves.
 
+import { fenFields } from './fen';
 import type { ProbeMove } from './types';
 
 export type Color = 'white' | 'black';
@@ -70,13 +71,8 @@ export interface Setup {
 
 /** Reads the fields of a FEN (missing ones as in a plain setup: White to move, no rights). */
 export function parseSetup(fen: string): Setup {
-  const [board, turn, castling, ep] = fen.trim().split(/\s+/);
-  return {
-    board: board || '8/8/8/8/8/8/8/8',
-    turn: turn === 'b' ? 'black' : 'white',
-    castling: castling || '-',
-    ep: ep || '-',
-  };
+  const { board, turn, castling, ep } = fenFields(fen);
+  return { board, turn, castling, ep };
 }
 
 /** The FEN of a setup. */

@@ -3,8 +3,8 @@
 // position shown as a line; hover names the move and its evaluation, a click goes to it. The
 // geometry is pure (tested under Node in tests/unit/review.test.ts); `evalGraph` draws it.
 
-import type { Judgement, MoveReview, WhiteEval } from './types';
-import { formatWhiteEval } from './live-format';
+import type { Judgement, MoveReview, Eval } from './types';
+import { formatEval } from './live-format';
 import { h } from './util';
 
 /** The graph's drawing box (the SVG stretches it to the width it is given). */
@@ -25,8 +25,8 @@ export function markClass(j: Judgement): string {
 
 /** An evaluation of a review as people read it, White's view: +0.25, -3.00, #2, #-1 (as live
  * analysis writes it); '' for none. */
-export function reviewEvalText(e: WhiteEval | null): string {
-  return e ? formatWhiteEval(e) : '';
+export function reviewEvalText(e: Eval | null): string {
+  return e ? formatEval(e) : '';
 }
 
 /**

@@ -1,10 +1,10 @@
 // How live analysis writes what the engine says: evaluations, move numbers, speeds. Pure
 // functions (tested under node in tests/unit).
 
-import type { WhiteEval } from './types';
+import type { Eval } from './types';
 
 /** An evaluation from White's point of view as people read it: +0.35, -1.20, 0.00, #5, #-3. */
-export function formatWhiteEval(e: WhiteEval): string {
+export function formatEval(e: Eval): string {
   if ('mate' in e) return `#${e.mate}`;
   const pawns = e.cp / 100;
   return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
@@ -12,7 +12,7 @@ export function formatWhiteEval(e: WhiteEval): string {
 
 /** An evaluation short enough for the evaluation bar (lichess's style): the size of the edge
  * in pawns, one decimal under 10 (1.3, 0.0, 14), or M and the moves to mate (M5). */
-export function formatBarEval(e: WhiteEval): string {
+export function formatBarEval(e: Eval): string {
   if ('mate' in e) return `M${Math.abs(e.mate)}`;
   const pawns = Math.abs(e.cp) / 100;
   return pawns < 9.95 ? pawns.toFixed(1) : pawns.toFixed(0);
@@ -25,18 +25,19 @@ export interface NumberedMove {
   san: string;
 }
 
-/** The moves `sans` played from the position `fen`, numbered as tabla writes lines:
- * "40. Bh6 Qd1 41. Qxf7+", "12... Nf6 13. Bg5". */
-export function numberMoves(fen: string, sans: string[]): NumberedMove[] {
-  const fields = fen.trim().split(/\s+/);
-  let white = fields[1] !== 'b';
-  let number = Math.max(1, Number(fields[5]) || 1);
-  return sans.map((san, i) => {
-    const label = white ? `${number}.` : i === 0 ? `${number}...` : null;
-    if (!white) number++;
-    white = !white;
-    return { number: label, san };
-  });
+/** The moves of a line as the server numbers it ("40. Bh6 Qd1 41. Qxf7+", "12... Nf6 13. Bg5"),
+ * each with the number written before it, if any. */
+export function numberedMoves(line: string): NumberedMove[] {
+  const moves: NumberedMove[] = [];
+  let number: string | null = null;
+  for (const word of line.split(/\s+/).filter(Boolean)) {
+    if (/^\d+\.(\.\.)?$/.test(word)) number = word;
+    else {
+      moves.push({ number, san: word });
+      number = null;
+    }
+  }
+  return moves;
 }
 
 /** Nodes per second, short: 850 n/s, 12.5 kn/s, 1.24 Mn/s. */

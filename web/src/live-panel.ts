@@ -5,7 +5,7 @@
 // last answer (lines, arrow, bar) until the board shows another position, as lichess does; the
 // bar's place beside the board is kept while it is hidden, so the board never resizes.
 
-import { type NumberedMove, formatBarEval, formatCount, formatNps, formatWhiteEval, numberMoves } from './live-format';
+import { type NumberedMove, formatBarEval, formatCount, formatEval, formatNps, numberedMoves } from './live-format';
 import type { AnalyseJson, ApiErrorJson, EngineJson, LiveLineJson } from './types';
 import { api, h, q } from './util';
 
@@ -153,7 +153,7 @@ export function livePanel(options: LivePanelOptions): LivePanel {
       if (mine !== ticket) return;
       heard = true;
       const data = JSON.parse(e.data) as AnalyseJson;
-      render(fen, data);
+      render(data);
       if (data.done) {
         close();
         status.textContent = data.error ? `The engine stopped: ${data.error}` : `${status.textContent} · search ended`;
@@ -197,7 +197,7 @@ export function livePanel(options: LivePanelOptions): LivePanel {
     lines.replaceChildren();
   }
 
-  function render(fen: string, data: AnalyseJson): void {
+  function render(data: AnalyseJson): void {
     const best = data.lines[0];
     const parts: string[] = [];
     if (best) parts.push(`depth ${best.depth}${best.seldepth ? `/${best.seldepth}` : ''}`);
@@ -205,24 +205,22 @@ export function livePanel(options: LivePanelOptions): LivePanel {
     if (data.nodes) parts.push(`${formatCount(data.nodes)} nodes`);
     parts.push(`${(data.elapsed_ms / 1000).toFixed(1)} s`);
     status.textContent = parts.join(' · ');
-    lines.replaceChildren(...data.lines.map((line) => lineItem(fen, line)));
+    lines.replaceChildren(...data.lines.map((line) => lineItem(line)));
     options.onBest(best?.moves[0]?.uci ?? null);
     if (best) {
       fill.style.height = `${best.win.toFixed(1)}%`;
       barText.textContent = formatBarEval(best.eval);
-      bar.setAttribute('aria-label', `Evaluation ${formatWhiteEval(best.eval)}`);
-      bar.title = `${formatWhiteEval(best.eval)} (White's winning chances ${best.win.toFixed(0)}%)`;
+      bar.setAttribute('aria-label', `Evaluation ${formatEval(best.eval)}`);
+      bar.title = `${formatEval(best.eval)} (White's winning chances ${best.win.toFixed(0)}%)`;
       // The number on the side that is better (White's at the bottom unless the board is flipped).
       barText.classList.toggle('black-better', best.win < 50);
     }
     bar.classList.toggle('flipped', options.orientation() === 'black');
   }
 
-  function lineItem(fen: string, line: LiveLineJson): HTMLElement {
-    const numbered: NumberedMove[] = numberMoves(
-      fen,
-      line.moves.map((m) => m.san),
-    );
+  function lineItem(line: LiveLineJson): HTMLElement {
+    // The server's numbered line, one word a move of `line.moves`.
+    const numbered: NumberedMove[] = numberedMoves(line.line).slice(0, line.moves.length);
     const bound = line.bound === 'lower' ? '≥' : line.bound === 'upper' ? '≤' : '';
     const moves = numbered.map((m, i) =>
       h(
@@ -245,7 +243,7 @@ export function livePanel(options: LivePanelOptions): LivePanel {
     return h(
       'li',
       { class: 'live-line', 'data-multipv': String(line.multipv) },
-      h('strong', { class: 'live-eval', title: `depth ${line.depth}, White's point of view` }, bound + formatWhiteEval(line.eval)),
+      h('strong', { class: 'live-eval', title: `depth ${line.depth}, White's point of view` }, bound + formatEval(line.eval)),
       ' ',
       h('span', { class: 'live-pv' }, ...moves),
     );

@@ -5,7 +5,8 @@
 
 import { nagName } from './nags';
 import { type PgnState, excursionLine } from './pgn-state';
-import { type MoveNode, formatClock, formatEval, numberLabel } from './pgn-tree';
+import { formatEval } from './live-format';
+import { type MoveNode, formatClock, numberLabel } from './pgn-tree';
 import { moveText } from './pgn-move-list';
 import { h, message } from './util';
 

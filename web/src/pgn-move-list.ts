@@ -5,7 +5,8 @@
 
 import { isMoveGlyph, nagGlyph, nagName } from './nags';
 import { type PgnState, downloadName, mainlineCells, needsNumber } from './pgn-state';
-import { type MoveNode, formatClock, formatEval, numberLabel } from './pgn-tree';
+import { formatEval } from './live-format';
+import { type MoveNode, formatClock, numberLabel } from './pgn-tree';
 import type { PgnMove } from './types';
 import { copyText, download, h } from './util';
 

@@ -4,6 +4,7 @@
 // game list and its filter, the move list's layout, the URL). No DOM here: pgn-page.ts and its
 // panels render what this holds, and tests/unit/pgn-state.test.ts checks it under Node.
 
+import { fenFields, moveLabel } from './fen';
 import { type MoveNode, type Tree, buildTree, lineEnd, moveNumber } from './pgn-tree';
 import type { PgnGameWithText, PgnIndex, PgnIndexGame } from './types';
 
@@ -135,10 +136,7 @@ export function excursionLine(state: PgnState): string {
   const words: string[] = [];
   let before = ex.from.fen;
   ex.moves.forEach((m, i) => {
-    const [, side, , , , full] = before.split(/\s+/);
-    const number = Number(full) || 1;
-    if (side === 'b' && i === 0) words.push(`${number}...`);
-    else if (side !== 'b') words.push(`${number}.`);
+    if (i === 0 || fenFields(before).turn === 'white') words.push(moveLabel(before));
     words.push(m.san);
     before = m.fen;
   });

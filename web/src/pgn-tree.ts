@@ -1,6 +1,7 @@
 // A game from the API as a tree of positions that can be walked, and how its moves, clocks and
 // evaluations are labelled.
 
+import { fenFields, moveLabel } from './fen';
 import type { PgnGame, PgnMove } from './types';
 
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -70,14 +71,13 @@ export function lineEnd(node: MoveNode): MoveNode {
 
 /** The full-move number and side of the move that led to `node`. */
 export function moveNumber(node: MoveNode): { number: number; white: boolean } {
-  const fields = (node.prev?.fen ?? node.fen).split(/\s+/);
-  return { number: Number(fields[5]) || 1, white: fields[1] !== 'b' };
+  const { fullmoves, turn } = fenFields(node.prev?.fen ?? node.fen);
+  return { number: fullmoves, white: turn === 'white' };
 }
 
 /** "12." before a White move, "12..." before a Black one. */
 export function numberLabel(node: MoveNode): string {
-  const { number, white } = moveNumber(node);
-  return white ? `${number}.` : `${number}...`;
+  return moveLabel(node.prev?.fen ?? node.fen);
 }
 
 /** h:mm:ss for a clock in seconds. */
@@ -87,11 +87,4 @@ export function formatClock(seconds: number): string {
   const mm = Math.floor((s % 3600) / 60);
   const ss = s % 60;
   return `${hh}:${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}`;
-}
-
-/** An evaluation as people read it: +0.17, #-3 (White's point of view, as PGN gives it). */
-export function formatEval(e: NonNullable<PgnMove['eval']>): string {
-  if ('mate' in e) return `#${e.mate}`;
-  const v = e.centipawns / 100;
-  return (v > 0 ? '+' : '') + v.toFixed(2);
 }

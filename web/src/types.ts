@@ -25,7 +25,10 @@ export interface PlayedJson extends PositionJson {
   played: MoveNotations;
 }
 
-export type Eval = { centipawns: number } | { mate: number };
+/** tabla's one score type (Rust's `tabla_pgn::Eval`): an evaluation from White's point of view,
+ * as PGN's `[%eval]`, reviews, live analysis and suggestions give it: centipawns or full moves to
+ * mate (negative: Black mates). */
+export type Eval = { cp: number } | { mate: number };
 
 export interface PgnMove {
   san: string;
@@ -122,7 +125,7 @@ export interface SuggestJson {
   /** The position searched (canonical FEN). */
   fen: string;
   best: MoveNotations;
-  /** The side to move's score. */
+  /** Its score, White's point of view. */
   score: Eval;
   depth: number;
   /** The principal variation, from `best` on. */
@@ -134,10 +137,6 @@ export interface SuggestJson {
   /** The engine that searched, by the name it gives: "Stockfish 15.1", "tabla 0.1.0". */
   engine: string;
 }
-
-/** An evaluation from White's point of view, as the engine review and live analysis give it:
- * centipawns or full moves to mate (negative: Black mates). */
-export type WhiteEval = { cp: number } | { mate: number };
 
 /** `GET /api/engine`: the engine of live analysis and game reviews. */
 export interface EngineJson {
@@ -156,7 +155,7 @@ export interface EngineJson {
 /** One line of a live analysis. */
 export interface LiveLineJson {
   multipv: number;
-  eval: WhiteEval;
+  eval: Eval;
   /** White's winning chances in percent (lichess's formula), for the evaluation bar. */
   win: number;
   /** Only a bound of the score was known. */
@@ -400,7 +399,7 @@ export interface MoveReview {
   san: string;
   uci: string;
   /** After the move; null after a mating move. */
-  eval: WhiteEval | null;
+  eval: Eval | null;
   /** The engine's choice before the move (unknown from evals). */
   best: { san: string; uci: string } | null;
   /** The engine's line before the move, in UCI. */

@@ -2,8 +2,9 @@
 //! [`Analysis`].
 
 use std::time::Duration;
-use tabla::{Move, Position};
+use tabla::{Color, Move, Position};
 use tabla_engine::{Score, ScoreBound};
+use tabla_pgn::Eval;
 
 /// One principal variation as an engine reported it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +28,32 @@ pub struct Line {
     /// The moves, each checked legal in turn from the analysed position; empty when the
     /// engine gave none.
     pub pv: Vec<Move>,
+}
+
+impl Line {
+    /// The line's score as tabla's one score type, White's point of view, when `turn` is the
+    /// side to move in the position analysed ([`Eval::for_side`]; a mate in 0 stays one).
+    ///
+    /// ```
+    /// use tabla::{Color, Position};
+    /// use tabla_analysis::{Analyser, Budget, Request, StopSignal, TablaAnalyser};
+    /// use tabla_pgn::Eval;
+    /// let pos = Position::from_fen("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1").unwrap();
+    /// let analysis = TablaAnalyser::new()
+    ///     .analyse(&Request::new(pos, Budget::Depth(4)), &StopSignal::new(), &mut |_| {})
+    ///     .unwrap();
+    /// // Black, to move, mates in one (Ra1#): the engine's "mate 1" is a mate for Black.
+    /// let best = analysis.best().unwrap();
+    /// assert_eq!(best.score, tabla_engine::Score::Mate(1));
+    /// assert_eq!(best.eval(Color::Black), Eval::Mate(-1));
+    /// ```
+    pub fn eval(&self, turn: Color) -> Eval {
+        match self.score {
+            Score::Cp(cp) => Eval::Cp(cp),
+            Score::Mate(n) => Eval::Mate(n),
+        }
+        .for_side(turn)
+    }
 }
 
 /// The outcome of one search: the lines, best first, and the engine's chosen move.

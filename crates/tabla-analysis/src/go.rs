@@ -7,7 +7,7 @@ use crate::error::EngineError;
 use crate::request::Request;
 use std::io::{self, Write};
 use tabla::Position;
-use tabla_engine::{ScoreBound, human_score};
+use tabla_engine::ScoreBound;
 
 /// Why [`go`] stopped.
 #[derive(Debug, thiserror::Error)]
@@ -56,33 +56,25 @@ pub fn go(
     if let Some(e) = failure {
         return Err(e.into());
     }
-    match (analysis.best_move, analysis.best()) {
-        (Some(best), Some(line)) => {
-            writeln!(out, "score {}", human_score(line.score))?;
-            // The line of the last exact score; when the engine then chose another move (its
-            // last report a bound), that move alone.
-            let pv = if line.pv.first() == Some(&best) {
-                &line.pv[..]
-            } else {
-                std::slice::from_ref(&best)
-            };
-            writeln!(out, "pv {}", pv_san(position, pv))?;
-            writeln!(
-                out,
-                "bestmove {} {}",
-                position.san(best),
-                position.uci(best)
-            )?;
-        }
-        (Some(best), None) => {
-            writeln!(
-                out,
-                "bestmove {} {}",
-                position.san(best),
-                position.uci(best)
-            )?;
-        }
-        (None, _) => {
+    if let (Some(best), Some(line)) = (analysis.best_move, analysis.best()) {
+        writeln!(out, "score {}", line.score.human())?;
+        // The line of the last exact score; when the engine then chose another move (its last
+        // report a bound), that move alone.
+        let pv = if line.pv.first() == Some(&best) {
+            &line.pv[..]
+        } else {
+            std::slice::from_ref(&best)
+        };
+        writeln!(out, "pv {}", pv_san(position, pv))?;
+    }
+    match analysis.best_move {
+        Some(best) => writeln!(
+            out,
+            "bestmove {} {}",
+            position.san(best),
+            position.uci(best)
+        )?,
+        None => {
             let why = if position.is_check() {
                 "checkmate"
             } else {

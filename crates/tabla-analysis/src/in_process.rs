@@ -9,7 +9,8 @@ use std::sync::mpsc;
 use tabla::{Move, Position};
 use tabla_engine::{Engine, Info, SEARCH_STACK_BYTES};
 
-/// tabla's engine ([`tabla_engine::Engine`]) as an [`Analyser`]: one search thread, its hash
+/// tabla's engine ([`tabla_engine::Engine`]) as an [`Analyser`]: its search threads (one unless the
+/// caller set more), its hash
 /// table kept from one search to the next unless a request asks for a new game.
 ///
 /// ```
@@ -39,10 +40,10 @@ impl TablaAnalyser {
         TablaAnalyser::with_engine(Engine::new())
     }
 
-    /// An engine set up by the caller (hash size, endgame tables). It searches on one thread
-    /// whatever it was told: a pool gets its parallelism from several engines.
-    pub fn with_engine(mut engine: Engine) -> TablaAnalyser {
-        engine.set_threads(1);
+    /// An engine set up by the caller (hash size, endgame tables, search threads: `tabla go
+    /// --threads`). [`Engine::new`] searches on one thread, as a pool's engines do: a pool
+    /// gets its parallelism from several engines.
+    pub fn with_engine(engine: Engine) -> TablaAnalyser {
         TablaAnalyser {
             engine,
             id: EngineId {
@@ -157,4 +158,19 @@ fn illegal(walk: &Position, mv: Move, index: usize, info: &Info) -> Illegal {
         format!("move {} of the principal variation", index + 1),
         Said::line(&info.uci_line(true)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The caller's thread count is kept (`tabla go --threads 2` searched on one thread when
+    /// this reset it).
+    #[test]
+    fn the_engine_s_threads_are_kept() {
+        let mut engine = Engine::new();
+        engine.set_threads(2);
+        assert_eq!(TablaAnalyser::with_engine(engine).engine.threads(), 2);
+        assert_eq!(TablaAnalyser::new().engine.threads(), 1);
+    }
 }

@@ -76,7 +76,9 @@ pub use error::{EngineError, EngineId, IllegalMove, Said};
 pub use go::{GoError, go};
 pub use in_process::TablaAnalyser;
 pub use pool::{JobResult, Pool, PoolCanceller, Received};
-pub use request::{Budget, BudgetError, Request};
+pub use request::{Budget, BudgetError, DEFAULT_MOVETIME, Request};
 pub use uci_engine::UciEngine;
+#[cfg(fuzzing)]
+pub use uci_message::fuzz_engine_line;
 pub use uci_option::{OptionKind, UciOption};
 pub use uci_spec::{OptionSyntaxError, Timeouts, UciSpec};

@@ -6,6 +6,10 @@ use std::time::Duration;
 use tabla::Position;
 use tabla_engine::Limits;
 
+/// The thinking time of one search for people when none is asked for: `tabla go` and the
+/// server's suggestions (`/api/suggest`).
+pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
+
 /// How long one search may run, as UCI's `go` says it.
 ///
 /// The text form is the words after `go`: `nodes 1000000`, `depth 18`, `movetime 500`

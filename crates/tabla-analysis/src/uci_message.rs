@@ -163,6 +163,49 @@ fn looks_like_move(word: &str) -> bool {
     word == "0000" || tabla::UciMove::parse(word).is_some()
 }
 
+/// What tabla makes of one line a UCI engine writes, searching from `position`: the line read
+/// ([`parse`]); an `option` line's declaration, an `info` line's score turned to White's view
+/// and its principal variation replayed move by move until a move is not legal, as the UCI
+/// client does. For the fuzz target `uci_info` (`fuzz/`): any text must end in a value or an
+/// error, never a panic.
+#[cfg(fuzzing)]
+pub fn fuzz_engine_line(position: &tabla::Position, line: &str) {
+    match parse(line) {
+        Ok(Message::Option(text)) => {
+            if let Some(option) = crate::uci_option::UciOption::parse(text) {
+                let _ = option.check_value(text);
+            }
+        }
+        Ok(Message::Info(info)) => {
+            if let Some((score, bound)) = info.score {
+                let line = crate::analysis::Line {
+                    multipv: info.multipv.unwrap_or(1),
+                    score,
+                    bound,
+                    depth: info.depth.unwrap_or(0),
+                    seldepth: info.seldepth,
+                    nodes: info.nodes,
+                    nps: info.nps,
+                    time: info.time_ms.map(std::time::Duration::from_millis),
+                    pv: Vec::new(),
+                };
+                let _ = line.eval(position.turn()).to_string();
+            }
+            let mut walk = position.clone_without_history();
+            for text in &info.pv {
+                match walk.parse_uci(text) {
+                    Ok(mv) => walk.play_unchecked(mv),
+                    Err(_) => break,
+                }
+            }
+        }
+        Ok(Message::BestMove(text)) => {
+            let _ = position.parse_uci(text);
+        }
+        Ok(_) | Err(_) => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,7 +62,8 @@ pub fn go(args: GoArgs, out: &mut (impl Write + Send)) -> anyhow::Result<()> {
     let budget = match (args.movetime, args.depth, args.nodes) {
         (_, Some(depth), _) => Budget::Depth(depth),
         (_, _, Some(nodes)) => Budget::Nodes(nodes),
-        (movetime, _, _) => Budget::MoveTime(Duration::from_millis(movetime.unwrap_or(1000))),
+        (Some(movetime), _, _) => Budget::MoveTime(Duration::from_millis(movetime)),
+        (None, _, _) => Budget::MoveTime(tabla_analysis::DEFAULT_MOVETIME),
     };
     let mut engine: Box<dyn Analyser> = match args.engine.choose()?.spec {
         EngineSpec::Tabla => {

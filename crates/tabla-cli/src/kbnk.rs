@@ -52,8 +52,6 @@ pub enum KbnkCommand {
     ///
     /// Moves to mate and best move in 2 bytes for each of 64*32*64*64 placements, the layout of an
     /// earlier KBNK solution base, for tools that read it. The table is solved in memory.
-    // The former name stays a hidden alias, so that existing scripts keep working.
-    #[command(alias = "export-seed")]
     ExportTwoByte {
         /// Where to write it.
         #[arg(long, value_name = "FILE")]

@@ -3,7 +3,7 @@
 
 use crate::Outcome;
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
@@ -12,12 +12,9 @@ use std::time::{Duration, Instant};
 use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_pgn::{Game, Reader};
 use tabla_review::{
-    CacheConfig, DEFAULT_NODES, EvalCache, Review, ReviewCounts, Reviewer, Rules, annotated_pgn,
-    from_evals,
+    CacheConfig, DEFAULT_NODES, EvalCache, Review, ReviewCounts, Reviewer, Rules,
+    annotated_pgn_or_game, from_evals,
 };
-
-/// Games reviewed together: their distinct positions are searched once.
-const BATCH_GAMES: usize = 64;
 
 /// `tabla review` arguments.
 #[derive(Args, Debug)]
@@ -68,8 +65,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// Whose marks: lichess's site (the default) or lichess's open-database files.
-    #[arg(long, value_enum, default_value = "lichess")]
-    rules: RulesArg,
+    #[arg(long, default_value = "lichess", value_parser = rules_parser())]
+    rules: Rules,
     /// Seconds between writes of new evaluations to the cache, at most (what an interrupted run
     /// can lose).
     #[arg(long, value_name = "SECS", default_value_t = tabla_review::FLUSH_EVERY.as_secs(), hide = true)]
@@ -79,10 +76,7 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// `--rules`.
     pub fn rules(&self) -> Rules {
-        match self.rules {
-            RulesArg::Lichess => Rules::Lichess,
-            RulesArg::LichessDatabase => Rules::LichessDatabase,
-        }
+        self.rules
     }
 
     /// Each position's budget: `--depth`, `--movetime`, else `--nodes` (default
@@ -112,13 +106,12 @@ impl EngineArgs {
     }
 }
 
-/// `--rules`.
-#[derive(Copy, Clone, Debug, ValueEnum)]
-enum RulesArg {
-    /// lichess's analysis board and game review.
-    Lichess,
-    /// The marks in lichess's open-database PGN files.
-    LichessDatabase,
+/// `--rules`: one of [`Rules::name`]'s names (listed in `--help`), read by [`Rules`]'s
+/// `FromStr`.
+fn rules_parser() -> impl clap::builder::TypedValueParser<Value = Rules> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Rules::ALL.map(Rules::name))
+        .try_map(|name| name.parse::<Rules>())
 }
 
 /// Runs `tabla review`: exit status 1 when a game could not be reviewed (its error is in the
@@ -161,7 +154,7 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
         loop {
             let batch: Vec<Game> = games
                 .by_ref()
-                .take(BATCH_GAMES)
+                .take(tabla_review::BATCH_GAMES)
                 .collect::<io::Result<_>>()
                 .with_context(|| format!("reading {}", input.display()))?;
             if batch.is_empty() {
@@ -184,11 +177,7 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
                     .iter()
                     .map(|game| {
                         let review = from_evals(game, rules);
-                        counts.games += 1;
-                        counts.positions += (game.mainline().len() + 1) as u64;
-                        if review.error.is_some() {
-                            counts.errors += 1;
-                        }
+                        counts.count_from_evals(game, &review);
                         review
                     })
                     .collect(),
@@ -248,11 +237,7 @@ fn write_review(
         writeln!(out, "{line}")?;
         return Ok(());
     }
-    let text = if review.error.is_some() {
-        tabla_pgn::write_game(game)
-    } else {
-        annotated_pgn(game, review)?
-    };
+    let text = annotated_pgn_or_game(game, review)?;
     out.write_all(text.as_bytes())?;
     if !text.ends_with("\n\n") {
         writeln!(out)?;
@@ -268,8 +253,8 @@ fn open_cache(args: &ReviewArgs, config: CacheConfig) -> anyhow::Result<EvalCach
     }
     let root = match &args.cache {
         Some(dir) => dir.clone(),
-        None => match tabla::data_dir() {
-            Some(dir) => dir.join("evals"),
+        None => match tabla_review::default_cache_dir() {
+            Some(dir) => dir,
             None => {
                 eprintln!(
                     "warning: no data directory ($XDG_DATA_HOME and $HOME unset): evaluations are not kept after this run (--cache DIR keeps them)"

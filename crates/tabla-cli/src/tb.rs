@@ -6,8 +6,7 @@ use clap::Subcommand;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tabla::{Position, plural, plural_with};
-use tabla_endgame::{Built, Dtm, Men, Solved, Tablebase, build, default_tablebase_dir};
-use tabla_engine::SOLVED_IN_MEMORY;
+use tabla_endgame::{Built, Men, Tablebase, build, default_tablebase_dir};
 
 /// The `tabla tb` subcommands.
 #[derive(Subcommand, Debug)]
@@ -146,7 +145,7 @@ pub fn build_tables(
 }
 
 /// `tabla tb probe`: one position (as text, or `json`), or every line of a `batch`; an ending
-/// of [`SOLVED_IN_MEMORY`] without a table in `tb` is solved when a position needs it.
+/// of [`tabla_endgame::SOLVED_IN_MEMORY`] without a table in `tb` is solved when a position needs it.
 pub fn probe(
     mut tb: Tablebase,
     json: bool,
@@ -189,9 +188,7 @@ pub fn probe(
         Some(mv) => writeln!(out, "best     {} ({})", pos.san(mv), pos.uci(mv))?,
         None => writeln!(out, "best     none")?,
     }
-    let mut moves = probe.moves.clone();
-    moves.sort_by_key(|m| m.for_mover().badness());
-    write_moves(out, &pos, &moves)
+    write_moves(out, &pos, &probe.moves_best_first())
 }
 
 /// `tabla tb stats`: an ending's counts, a row a side to move.
@@ -204,11 +201,12 @@ pub fn stats(tb: &Tablebase, ending: Men, out: &mut impl Write) -> anyhow::Resul
         "to move", "positions", "wins", "draws", "losses"
     )?;
     for (name, s) in ["White", "Black"].iter().zip(&stats.sides) {
-        let longest = match &s.longest {
-            Some((plies, fen)) => {
+        let longest = match s.longest_mate() {
+            Some((dtm, fen)) => {
+                let plies = dtm.plies().unwrap_or(0);
                 format!(
                     "mates in {} ({}): {fen}",
-                    plies.div_ceil(2),
+                    dtm.signed(),
                     plural_with(plies, "ply", "plies")
                 )
             }
@@ -223,7 +221,7 @@ pub fn stats(tb: &Tablebase, ending: Men, out: &mut impl Write) -> anyhow::Resul
     Ok(())
 }
 
-/// `tabla tb line`: the optimal line to mate in SAN (an ending of [`SOLVED_IN_MEMORY`] without
+/// `tabla tb line`: the optimal line to mate in SAN (an ending of [`tabla_endgame::SOLVED_IN_MEMORY`] without
 /// a table in `tb` solved first).
 pub fn line(mut tb: Tablebase, fen: &[String], out: &mut impl Write) -> anyhow::Result<()> {
     let pos = parse(fen)?;
@@ -240,20 +238,10 @@ pub fn open(dir: Option<&Path>) -> anyhow::Result<Tablebase> {
     Ok(Tablebase::open(&dir)?)
 }
 
-/// `tables`, with `men`'s ending solved in memory when it is one of the endings the engine and
-/// `tabla serve` solve at start ([`SOLVED_IN_MEMORY`]: KBNvK, KQvK, KRvK) and `tables` has no
-/// table of it (up to a quarter of a second, nothing written); otherwise `tables` as they are.
+/// `tables`, with `men`'s ending solved in memory when no table of it is open and it is one of
+/// [`tabla_endgame::SOLVED_IN_MEMORY`] ([`Tablebase::with_solved_if_missing`]).
 pub fn with_solved_ending(tables: Tablebase, men: Men) -> anyhow::Result<Tablebase> {
-    let ending = men.canonical().0;
-    let in_memory = SOLVED_IN_MEMORY
-        .iter()
-        .any(|name| name.parse::<Men>().is_ok_and(|m| m == ending));
-    if !in_memory || tables.endings().contains(&ending) {
-        return Ok(tables);
-    }
-    let mut solved = Solved::new();
-    solved.solve(ending)?;
-    Ok(tables.with_solved(&solved))
+    Ok(tables.with_solved_if_missing(men)?)
 }
 
 /// One output line of `tabla tb probe --batch`: the line as given, then `;<dtm>;<plies>`
@@ -263,15 +251,7 @@ fn batch_line(tb: &Tablebase, line: &str, pos: Result<Position, tabla::FenError>
         .map_err(|e| e.to_string())
         .and_then(|pos| tb.probe(&pos).map_err(|e| e.to_string()));
     match answer {
-        Ok(dtm) => {
-            let plies = dtm.plies().map_or(0, i32::from);
-            let signed = if matches!(dtm, Dtm::Loss(_)) {
-                -plies
-            } else {
-                plies
-            };
-            format!("{line};{};{signed}", dtm.signed())
-        }
+        Ok(dtm) => format!("{line};{};{}", dtm.signed(), dtm.signed_plies()),
         Err(e) => format!("{line};error: {e}"),
     }
 }

@@ -222,15 +222,6 @@ fn export_two_byte_writes_16_mib() {
 }
 
 #[test]
-fn export_seed_is_still_accepted() {
-    // The subcommand's former name stays an alias, so existing scripts keep working.
-    assert_eq!(
-        export("export-seed", "kbnk-export-seed.bin"),
-        64 * 32 * 64 * 64 * 2
-    );
-}
-
-#[test]
 fn bad_input_is_exit_2_with_a_message() {
     let run = tabla(&[
         "kbnk",

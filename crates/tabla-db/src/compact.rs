@@ -18,7 +18,8 @@
 use crate::lookup::SortedFiles;
 use crate::manifest::{Compaction, ExplorerUnit, Manifest, batch_dir, compaction_dir, sync_dir};
 use crate::session::{QueryOptions, Session};
-use crate::store::{first_int, lock, remove_leftovers, write_explorer};
+use crate::store::{lock, remove_leftovers, write_explorer};
+use crate::values::first_int;
 use crate::values::{int_at, ints};
 use crate::{DbError, tables};
 use std::path::{Path, PathBuf};

@@ -120,6 +120,12 @@ impl Database {
         &self.dir
     }
 
+    /// Where `tabla db review` keeps the engines' evaluations (`DB/evals`): an evaluation cache
+    /// of tabla-review's, one folder per engine configuration.
+    pub fn evals_dir(&self) -> PathBuf {
+        self.dir.join(crate::review_tables::EVALS_DIR)
+    }
+
     pub(crate) fn session(&self) -> &Session {
         &self.session
     }

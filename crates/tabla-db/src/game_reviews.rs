@@ -6,7 +6,7 @@
 //! latest part was written last: part names start with their run's start time). A review that
 //! failed (its `error` set) is not shown.
 
-use crate::explore::GameRef;
+use crate::game_refs::GameRef;
 use crate::review_figures::{GameReview, SideMarks};
 use crate::review_tables::{REVIEW_DIR, parts, subdirs};
 use crate::values::{float_at, floats, int_at, ints, str_at, strings};

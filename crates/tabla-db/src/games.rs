@@ -6,8 +6,9 @@
 //! read. What the row keeps is the game's text after its tags, so comments, variations and
 //! NAGs come back as written; only the tags' order and spacing may differ from the input.
 
-use crate::explore::{GameRef, Target};
+use crate::explore::Target;
 use crate::filters::Filters;
+use crate::game_refs::GameRef;
 use crate::search::SearchQuery;
 use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
@@ -99,10 +100,10 @@ impl Database {
             None => 0,
         };
         let games = self.game_refs(&format!(
-            "SELECT g.game_id, g.white, g.black, g.result, g.white_elo, g.black_elo, g.played, \
-             g.event, CAST(0 AS BIGINT) AS ply FROM game_refs g WHERE TRUE{condition} \
+            "SELECT {}, CAST(0 AS BIGINT) AS ply FROM game_refs g WHERE TRUE{condition} \
              ORDER BY REPLACE(g.played, '?', '0') DESC NULLS LAST, g.game_id \
-             LIMIT {limit} OFFSET {offset}"
+             LIMIT {limit} OFFSET {offset}",
+            crate::game_refs::game_ref_select()
         ))?;
         Ok(GamePage { total, games })
     }

@@ -12,11 +12,13 @@
 //! database is unchanged; the next import removes what the interrupted one left.
 
 use crate::lists::LISTED_FROM;
+use crate::lookup_write::write_sorted;
 use crate::manifest::{Batch, InputRecord, Manifest, batch_dir, sync_dir};
 use crate::merge::merge_parts;
 use crate::runs::Runs;
 use crate::session::{QueryOptions, Session};
-use crate::store::{first_int, lock, remove_leftovers, write_explorer, write_sorted};
+use crate::store::{lock, remove_leftovers, write_explorer};
+use crate::values::first_int;
 use crate::{DbError, tables};
 use std::fs::File;
 use std::io::Read;
@@ -161,7 +163,7 @@ pub fn import(
     }
     let dir = &options.db;
     let existed = dir.exists();
-    let was_database = dir.join(crate::MANIFEST).exists();
+    let was_database = dir.join(crate::manifest::MANIFEST).exists();
     std::fs::create_dir_all(dir).map_err(DbError::io(dir))?;
     // A first import that fails leaves the directory as it found it: absent, or without the
     // lock file and the empty `batches/` it made.
@@ -487,7 +489,7 @@ fn attach(
 }
 
 /// The file beside an aggregate made elsewhere that says how it was made:
-/// `{"max_ply": N}` (scripts/spark/spark_explorer.py writes it).
+/// `{"max_ply": N}` (crates/tabla-db/spark/spark_explorer.py writes it).
 pub const SIDECAR: &str = "_tabla.json";
 
 /// Refuses an aggregate made elsewhere unless its [`SIDECAR`] gives the database's max-ply:
@@ -499,7 +501,7 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(DbError::Argument(format!(
                 "{}: missing, so the aggregate's max-ply is unknown; \
-                 scripts/spark/spark_explorer.py writes it ({{\"max_ply\": N}}), or remove \
+                 crates/tabla-db/spark/spark_explorer.py writes it ({{\"max_ply\": N}}), or remove \
                  explorer/ to have it computed here",
                 path.display()
             )));
@@ -519,7 +521,7 @@ fn check_sidecar(explorer: &Path, max_ply: u32) -> Result<(), DbError> {
     if made_with != u64::from(max_ply) {
         return Err(DbError::Argument(format!(
             "{}: the aggregate was made with max-ply {made_with}, the database has {max_ply}; \
-             run scripts/spark/spark_explorer.py with --max-ply {max_ply}",
+             run crates/tabla-db/spark/spark_explorer.py with --max-ply {max_ply}",
             explorer.display()
         )));
     }

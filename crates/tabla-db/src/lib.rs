@@ -36,37 +36,31 @@
 //!
 //! ## Inside the crate
 //!
-//! Where things are, for contributors.
+//! Where things are, for contributors. The layout on disk is told in docs/db.md.
 //!
-//! A directory of Parquet tables (docs/db.md) queried with Apache DataFusion. `manifest.rs` is the
-//! database's list of imports (batches) and the commit point of each; `import.rs` hashes the inputs
-//! (BLAKE3), runs tabla-convert into a staging directory (the keys-only positions table, sorted by
-//! key and not partitioned), `sql/explorer.sql` over each positions file (declared sorted: the
-//! engine groups as the rows stream), its results summed into one table by `merge.rs` as they come
-//! (keeping the popular positions, those counted for 32 games or more; the others are counted from
-//! the positions when asked), beside `lists.rs` (the top and latest games per bucket of popular
-//! positions, and their per-move `totals.rs`), both on `runs.rs` (sorted runs read in key order
-//! across them, a k-way merge; a run is a file or a query's stream; both merge at most 64 runs at
-//! once, in waves past that), and the `game_refs` table (a game list's columns sorted by id), then
-//! moves the batch into place and rewrites the manifest; `compact.rs` sums the imports' aggregates
-//! into one table (completing a position a part lacks from that import's positions), committed the
-//! same way; `session.rs` is the DataFusion session (its own Tokio runtime, a memory pool that
-//! spills) and `tables.rs` registers every batch's files as `games`, `positions` (a view adding the
-//! month from `played_on`), `game_refs` and `explorer` (the compaction's and the later imports');
-//! `lookup.rs` reads the rows of one key (or a few game ids) straight from the pages of the sorted
-//! files that can hold them, with the `parquet` crate, each file's footer kept; `store.rs` writes
-//! those sorted files. The questions: `explore.rs` (an import's totals without filters, the
-//! aggregate when the filters fall on its buckets, the position's rows in `positions` when it is
-//! not one of the import's popular ones, else the positions alone through DataFusion; top and
-//! recent games from the lists or the positions, then their details by id: point lookups, and
-//! DataFusion for a player filter), `search.rs` (every game's mainline replayed on every core),
-//! `games.rs` (pages of games, one game or many as PGN), `filters.rs` (each filter as SQL for the
-//! games and the positions, and as a test of a position row or an aggregate bucket for the
-//! lookups), `udf.rs` (the chess functions of `tabla db sql`), `output.rs` (a result as a table,
-//! JSON or CSV), `values.rs` (reading result columns), `review.rs` (`tabla db review`: the selected
-//! games rebuilt as PGN from their rows, reviewed by tabla-review's `Reviewer` with the evaluation
-//! cache in `DB/evals`, or from their `[%eval]`s, and written as `review_moves` and `review_games`
-//! parts; the tables `evals`, `review_moves` and `review_games` registered from the files).
+//! | module | holds |
+//! |---|---|
+//! | `manifest.rs` | `Manifest`: the database's list of imports (batches), the commit point of each |
+//! | `parts.rs` | the Parquet files the manifest lists, checked on opening (missing, resized, no footer, unlisted) |
+//! | `import.rs` | `import`: the inputs hashed (BLAKE3), tabla-convert into a staging directory (positions sorted by key, not partitioned), `sql/explorer.sql` over each positions file, the batch moved into place, the manifest rewritten |
+//! | `merge.rs` | an import's explorer parts summed into one table as they stream, keeping the popular positions (counted for 32 games or more; the others are counted from the positions when asked) |
+//! | `lists.rs`, `totals.rs` | the top and latest games per bucket of the popular positions, and their per-move totals |
+//! | `runs.rs` | sorted runs read in key order across them (a k-way merge of files or streams, at most 64 at once, in waves past that) |
+//! | `compact.rs` | `compact`: the imports' aggregates summed into one table, committed as an import is |
+//! | `store.rs` | what imports and compactions share: the lock, the removal of what an interrupted one left, writing an explorer table |
+//! | `lookup.rs`, `lookup_write.rs` | point lookups: the rows of one key (or a few game ids) read straight from the pages of the sorted files that can hold them, each file's footer kept; those sorted files written |
+//! | `session.rs` | the DataFusion session: a Tokio runtime of its own, a memory pool that spills |
+//! | `tables.rs` | the tables registered from every batch's files: `games`, `positions` (a view adding the month), `game_refs`, `explorer` |
+//! | `database.rs`, `error.rs` | `Database`: an open database, its manifest and its query engine; `DbError` |
+//! | `explore.rs` | `Database::explore`: the counts (an import's totals without filters, the aggregate on its buckets, else the position's rows in `positions`, else DataFusion) |
+//! | `game_refs.rs` | the game lists: the top and recent games of a position from the lists or the positions, then their details by id (`GameRef`; point lookups, DataFusion for a player filter) |
+//! | `filters.rs` | `Filters`: each filter as SQL for the games and the positions, and as a test of a position row or an aggregate bucket |
+//! | `counted.rs` | which games the explorer counts, and why it leaves the others out (`tabla db info`) |
+//! | `search.rs` | position search: every game's mainline replayed on every core |
+//! | `games.rs`, `players.rs` | pages of games, one game or many as PGN; players' names containing a text |
+//! | `udf.rs`, `output.rs`, `values.rs` | the chess functions of `tabla db sql`; a result as a table, JSON or CSV; reading result columns |
+//! | `review.rs`, `review_plan.rs`, `review_cancel.rs` | `tabla db review`: the selected games rebuilt as PGN from their rows, reviewed by tabla-review's `Reviewer` with the evaluation cache in `DB/evals` (or from their `[%eval]`s), written as `review_moves` and `review_games` parts; what a review would take; stopping one from another thread |
+//! | `review_tables.rs`, `review_figures.rs`, `game_reviews.rs` | the review tables as SQL sees them (`evals`, `review_moves`, `review_games`); a reviewed game's figures as a game list shows them, read from `review_games` |
 
 mod compact;
 mod counted;
@@ -74,11 +68,13 @@ mod database;
 mod error;
 mod explore;
 mod filters;
+mod game_refs;
 mod game_reviews;
 mod games;
 mod import;
 mod lists;
 mod lookup;
+mod lookup_write;
 mod manifest;
 mod merge;
 mod output;
@@ -102,14 +98,13 @@ pub use compact::{COMPACT_AFTER, CompactSummary, compact};
 pub use counted::{Counted, LeftOut};
 pub use database::{Database, Info, TableSize};
 pub use error::DbError;
-pub use explore::{Explorer, GameRef, MoveStats, Target};
+pub use explore::{Explorer, MoveStats, Target};
 pub use filters::{FilterText, Filters, RATING_GROUPS, SPEEDS, Side, YearMonth};
+pub use game_refs::GameRef;
 pub use games::GamePage;
 pub use import::{DEFAULT_MAX_PLY, ImportOptions, ImportSummary, SIDECAR, SkippedInput, import};
 pub use lists::GAMES_LISTED;
-pub use manifest::{
-    Batch, Compaction, ExplorerUnit, InputRecord, MANIFEST, Manifest, Part, SCHEMA_VERSION,
-};
+pub use manifest::{Batch, Compaction, ExplorerUnit, InputRecord, Manifest, Part};
 pub use output::{Format, write_rows};
 pub use parts::verify_parts;
 pub use players::PlayerCount;
@@ -117,10 +112,6 @@ pub use review::{ReviewSummary, ReviewWith};
 pub use review_cancel::ReviewCancel;
 pub use review_figures::{GameReview, SideMarks};
 pub use review_plan::ReviewPlan;
-pub use review_tables::{
-    EVALS_DIR, FROM_EVALS, REVIEW_DIR, evals_table_schema, review_games_schema,
-    review_moves_schema, rules_name,
-};
 pub use search::{Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
 pub use session::QueryOptions;
 pub use tables::{EXPLORER_SQL, counted_sql, explorer_schema, explorer_sql};

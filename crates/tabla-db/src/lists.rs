@@ -20,8 +20,8 @@
 
 use crate::DbError;
 use crate::filters::{month_of, rating_group};
+use crate::lookup_write::{LookupWriter, SortedLayout};
 use crate::runs::{Decode, Runs, signed_order};
-use crate::store::{LookupWriter, SortedLayout};
 use crate::totals::{PositionTotals, TotalsColumns, totals_schema};
 use crate::values::{int_at, ints, strings};
 use arrow_array::builder::{

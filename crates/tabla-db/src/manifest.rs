@@ -9,12 +9,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The manifest's file name in the database directory.
-pub const MANIFEST: &str = "tabla-db.json";
+pub(crate) const MANIFEST: &str = "tabla-db.json";
 /// The layout version this code writes and reads. Version 2 added [`Manifest::compacted`];
 /// version 3 keys positions by 96 bits ([`tabla::zobrist::key_columns`]) where versions 1 and
 /// 2 kept 128, so their tables cannot be looked up by this code: they are refused, with a hint
 /// to import the games again.
-pub const SCHEMA_VERSION: u32 = 3;
+pub(crate) const SCHEMA_VERSION: u32 = 3;
 /// The `format` field's value.
 const FORMAT: &str = "tabla-db";
 

@@ -9,8 +9,8 @@
 //! a hash table over the whole import.
 
 use crate::DbError;
+use crate::lookup_write::{LookupWriter, SortedLayout};
 use crate::runs::{Decode, Runs, signed_order};
-use crate::store::{LookupWriter, SortedLayout};
 use crate::totals::{COUNTS, Uci};
 use crate::values::{int_at, ints, strings};
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};

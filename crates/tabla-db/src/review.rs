@@ -12,7 +12,7 @@
 //!
 //! `<config>` is the evaluation cache's folder name ([`tabla_review::CacheConfig::dir_name`]:
 //! the engine's name, the budget and a checksum of the whole configuration), or
-//! [`FROM_EVALS`]; `<rules>` is `lichess` or `lichess-database` ([`rules_name`]). A review run
+//! [`FROM_EVALS`]; `<rules>` is `lichess` or `lichess-database` ([`tabla_review::Rules::name`]). A review run
 //! writes files and never changes one; each part is a pair of files of the same name in
 //! `moves/` and `games/`, written whole under temporary names and renamed, the `games` file
 //! last: a part whose `games` file is missing (an interrupted run) is not read and is removed by
@@ -23,7 +23,6 @@ use crate::filters::Filters;
 use crate::review_cancel::ReviewCancel;
 use crate::review_tables::{
     EVALS_DIR, FROM_EVALS, REVIEW_DIR, parts, register, review_games_schema, review_moves_schema,
-    rules_name,
 };
 use crate::values::{int_at, ints};
 use crate::{Database, DbError};
@@ -41,13 +40,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 use tabla_analysis::{Budget, EngineSpec, Pool};
-use tabla_pgn::{Game, Reader};
+use tabla_pgn::{Eval, Game, Reader};
 use tabla_review::{
-    CacheConfig, Eval, EvalCache, Review, ReviewCounts, ReviewError, Reviewer, Rules, from_evals,
+    CacheConfig, EvalCache, Review, ReviewCounts, ReviewError, Reviewer, Rules, from_evals,
 };
 
-/// Games reviewed together: their distinct positions are searched once (as `tabla review`).
-const BATCH_GAMES: usize = 64;
 /// Games whose rows are written as one part, at most.
 const PART_GAMES: usize = 4096;
 /// How often a run writes the rows of the games it reviewed, at most: what an interrupted run
@@ -151,7 +148,7 @@ impl Database {
         };
         let mut summary = ReviewSummary {
             engine: engine_name.clone(),
-            rules: rules_name(rules).to_owned(),
+            rules: rules.name().to_owned(),
             ..ReviewSummary::default()
         };
         if let Some((_, _, _, cache)) = engine.as_mut() {
@@ -186,7 +183,7 @@ impl Database {
         if todo.is_empty() {
             return Ok(summary);
         }
-        let mut rows = Rows::new(&engine_name, rules_name(rules));
+        let mut rows = Rows::new(&engine_name, rules.name());
         let mut pending: Vec<(i64, Game)> = Vec::new();
         let mut counts = ReviewCounts::default();
         let mut written = Instant::now();
@@ -237,9 +234,7 @@ impl Database {
                     .iter()
                     .map(|game| {
                         let review = from_evals(game, rules);
-                        counts.games += 1;
-                        counts.positions += (game.mainline().len() + 1) as u64;
-                        counts.errors += u64::from(review.error.is_some());
+                        counts.count_from_evals(game, &review);
                         (review, false)
                     })
                     .collect(),
@@ -275,7 +270,7 @@ impl Database {
                             counts.errors += 1;
                         }
                     }
-                    if pending.len() >= BATCH_GAMES {
+                    if pending.len() >= tabla_review::BATCH_GAMES {
                         review_pending(&mut pending, &mut rows, &mut counts)?;
                         if rows.games >= PART_GAMES || written.elapsed() >= PART_EVERY {
                             folder.write(&mut rows)?;
@@ -329,7 +324,7 @@ impl Folder {
     /// Creates (when missing) and locks the folder of `engine` and `rules` in the database
     /// `db`, removes what an interrupted run left, and reads the games reviewed.
     fn open(db: &Path, engine: &str, rules: Rules) -> Result<Folder, DbError> {
-        let dir = db.join(REVIEW_DIR).join(engine).join(rules_name(rules));
+        let dir = db.join(REVIEW_DIR).join(engine).join(rules.name());
         for sub in ["moves", "games"] {
             fs::create_dir_all(dir.join(sub)).map_err(DbError::io(dir.join(sub)))?;
         }
@@ -347,7 +342,7 @@ impl Folder {
         }
         let config = dir.join("config.json");
         if !config.exists() {
-            let text = serde_json::json!({"engine": engine, "rules": rules_name(rules)});
+            let text = serde_json::json!({"engine": engine, "rules": rules.name()});
             let tmp = dir.join(".config.json.tmp");
             fs::write(&tmp, format!("{text:#}\n")).map_err(DbError::io(&tmp))?;
             fs::rename(&tmp, &config).map_err(DbError::io(&config))?;

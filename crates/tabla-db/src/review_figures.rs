@@ -7,7 +7,7 @@ use serde::Serialize;
 /// that made it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct GameReview {
-    /// The configuration (the `engine` column): [`crate::FROM_EVALS`] or the evaluation
+    /// The configuration (the `engine` column): `from-evals` or the evaluation
     /// cache's folder name.
     pub engine: String,
     /// The rules (the `rules` column): `lichess` or `lichess-database`.

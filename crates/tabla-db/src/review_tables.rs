@@ -8,26 +8,13 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tabla_review::Rules;
 
 /// The evaluation cache's folder in a database: the `evals` table.
-pub const EVALS_DIR: &str = "evals";
+pub(crate) const EVALS_DIR: &str = "evals";
 /// The reviews' folder in a database: the `review_moves` and `review_games` tables.
-pub const REVIEW_DIR: &str = "review";
+pub(crate) const REVIEW_DIR: &str = "review";
 /// The configuration name of reviews made from the games' own `[%eval]` comments.
-pub const FROM_EVALS: &str = "from-evals";
-
-/// The name of `rules` in the `rules` column and the folders: `lichess` or `lichess-database`.
-///
-/// ```
-/// assert_eq!(tabla_db::rules_name(tabla_review::Rules::LichessDatabase), "lichess-database");
-/// ```
-pub fn rules_name(rules: Rules) -> &'static str {
-    match rules {
-        Rules::Lichess => "lichess",
-        Rules::LichessDatabase => "lichess-database",
-    }
-}
+pub(crate) const FROM_EVALS: &str = "from-evals";
 
 /// The `review_moves` table's schema: one row per move of each game reviewed.
 ///
@@ -45,7 +32,7 @@ pub fn rules_name(rules: Rules) -> &'static str {
 /// | `judgement` | Utf8 | `Inaccuracy`, `Mistake`, `Blunder` or null |
 /// | `accuracy` | Float64 | the move's accuracy, 0 to 100 |
 /// | `best` | Utf8 | the engine's choice in the position (UCI); null from `[%eval]`s |
-pub fn review_moves_schema() -> SchemaRef {
+pub(crate) fn review_moves_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         Field::new("game_id", DataType::Int64, false),
         Field::new("engine", DataType::Utf8, false),
@@ -75,7 +62,7 @@ pub fn review_moves_schema() -> SchemaRef {
 /// | `white_inaccuracies`, `white_mistakes`, `white_blunders`, and `black_`... | Int32 | each side's marks |
 /// | `moves` | UInt32 | moves reviewed (0 when the game could not be) |
 /// | `error` | Utf8 | why the game could not be reviewed; null when it was |
-pub fn review_games_schema() -> SchemaRef {
+pub(crate) fn review_games_schema() -> SchemaRef {
     let float = |name: &str| Field::new(name, DataType::Float64, true);
     let int = |name: &str, null| Field::new(name, DataType::Int32, null);
     Arc::new(Schema::new(vec![
@@ -99,7 +86,7 @@ pub fn review_games_schema() -> SchemaRef {
 
 /// The `evals` table's schema: the evaluation cache's columns
 /// ([`tabla_review::evals_schema`]) after `engine`, the configuration's folder name.
-pub fn evals_table_schema() -> SchemaRef {
+pub(crate) fn evals_table_schema() -> SchemaRef {
     let mut fields = vec![Field::new("engine", DataType::Utf8, false)];
     fields.extend(
         tabla_review::evals_schema()

@@ -2,8 +2,9 @@
 //! at any ply (not only below max-ply), found by replaying every game's mainline from the
 //! `games` table's `uci` column on every core.
 
-use crate::explore::{GameRef, Target};
+use crate::explore::Target;
 use crate::filters::Filters;
+use crate::game_refs::GameRef;
 use crate::values::{int_at, str_at, strings};
 use crate::{Database, DbError};
 use arrow_array::{Array, ListArray, RecordBatch, StringArray, StructArray};

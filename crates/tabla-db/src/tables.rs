@@ -15,7 +15,7 @@ use tabla_convert::{PositionsTable, games_schema, positions_schema};
 
 /// The explorer's aggregate, as one SQL query over `positions` (`${max_ply}` standing for the
 /// database's max-ply: [`explorer_sql`]).
-pub const EXPLORER_SQL: &str = include_str!("../../../sql/explorer.sql");
+pub const EXPLORER_SQL: &str = include_str!("../sql/explorer.sql");
 
 /// [`EXPLORER_SQL`] for a database of max-ply `max_ply`.
 ///
@@ -67,7 +67,9 @@ pub fn explorer_schema() -> SchemaRef {
     ]))
 }
 
-/// The `game_refs` table's columns: what a list of games shows and filters on, from `games`.
+/// The `game_refs` table's columns: what a list of games shows and filters on, from `games`:
+/// `game_id`, the seven a list shows (`crate::game_refs::GAME_REF_COLUMNS`), then the four
+/// the filters read.
 pub(crate) const GAME_REFS_COLUMNS: [&str; 12] = [
     "game_id",
     "white",

@@ -56,3 +56,13 @@ pub(crate) fn floats(batch: &RecordBatch, name: &str) -> Result<Float64Array, Db
 pub(crate) fn float_at(a: &Float64Array, i: usize) -> Option<f64> {
     a.is_valid(i).then(|| a.value(i))
 }
+
+/// The first column of the first row of a query, as a count.
+pub(crate) fn first_int(session: &crate::session::Session, sql: &str) -> Result<u64, DbError> {
+    let batches = session.collect(sql)?;
+    let batch = batches
+        .first()
+        .ok_or_else(|| DbError::Query(format!("no result for {sql}")))?;
+    let a = ints(batch, batch.schema().field(0).name())?;
+    Ok(int_at(&a, 0).unwrap_or(0).max(0) as u64)
+}

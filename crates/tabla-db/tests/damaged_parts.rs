@@ -202,7 +202,7 @@ fn an_older_manifest_opens_its_files_checked_and_the_next_import_lists_them() {
     let mut old = Manifest::read(&db).expect("manifest");
     let listed = std::mem::take(&mut old.batches[0].parts);
     old.write(&db).expect("write");
-    let text = std::fs::read_to_string(db.join(tabla_db::MANIFEST)).expect("read");
+    let text = std::fs::read_to_string(db.join("tabla-db.json")).expect("read");
     assert!(!text.contains("\"parts\""), "{text}");
     assert_eq!(counts(&db), before);
     // A zero-byte file is still found; a missing one cannot be.

@@ -1,5 +1,5 @@
 //! sql/review.sql and sql/review_games.sql (the engine review in SQL, which
-//! scripts/spark/spark_review.py runs on Spark) run on DataFusion over the positions `tabla
+//! crates/tabla-db/spark/spark_review.py runs on Spark) run on DataFusion over the positions `tabla
 //! convert` writes and an `evals` table, against tabla_review::judge on the same evaluations: every
 //! move's evaluation, engine's choice, win percentage, judgement and accuracy, and every side's
 //! accuracy, ACPL and marks.
@@ -24,8 +24,9 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use tabla::Position;
 use tabla_convert::{GameIds, Input, NoProgress, Options, PositionsTable, convert_to_arrow};
+use tabla_pgn::Eval;
 use tabla_pgn::{Game, Reader};
-use tabla_review::{BestMove, Eval, Mainline, Review, Rules, evals_schema, judge};
+use tabla_review::{BestMove, Mainline, Review, Rules, evals_schema, judge};
 
 /// Games made for the rules: tag `Event` names them.
 const MADE: &str = r#"
@@ -94,9 +95,7 @@ fn evaluations(games: &[Game]) -> HashMap<Key, Entry> {
                 0 => nodes.first().map(|n| &n.comments_before),
                 _ => Some(&nodes[i - 1].comments_after),
             };
-            let commented = comments
-                .and_then(|c| c.iter().find_map(|c| c.eval))
-                .map(Eval::from);
+            let commented = comments.and_then(|c| c.iter().find_map(|c| c.eval));
             let r = draw(k);
             let eval = if position.is_checkmate() {
                 Eval::Mate(0)
@@ -240,7 +239,9 @@ fn close(what: &str, sql: Option<f64>, rust: Option<f64>) {
 
 /// The query of a file of sql/, its header's comment lines left out.
 fn query(name: &str) -> String {
-    let path = tabla_testdata::repository_root().join("sql").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sql")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     text.lines()
         .filter(|l| !l.trim_start().starts_with("--"))

@@ -49,6 +49,25 @@ impl Dtm {
         }
     }
 
+    /// [`Dtm::plies`] signed as [`Dtm::signed`] is: positive when the side to move wins,
+    /// negative when it loses, `0` for a draw or a checkmate.
+    ///
+    /// ```
+    /// use tabla_endgame::Dtm;
+    ///
+    /// assert_eq!(Dtm::Win(3).signed_plies(), 5);
+    /// assert_eq!(Dtm::Loss(3).signed_plies(), -6);
+    /// assert_eq!(Dtm::Loss(0).signed_plies(), 0);
+    /// assert_eq!(Dtm::Draw.signed_plies(), 0);
+    /// ```
+    pub const fn signed_plies(self) -> i32 {
+        match self {
+            Dtm::Win(n) => 2 * n as i32 - 1,
+            Dtm::Loss(n) => -2 * n as i32,
+            Dtm::Draw => 0,
+        }
+    }
+
     /// The value after a move, seen from the side that made it: the opponent's loss in `N` is
     /// the mover's win in `N`; the opponent's win in `N` is the mover's loss in `N`.
     pub const fn after_move(self) -> Dtm {

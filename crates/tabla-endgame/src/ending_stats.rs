@@ -23,6 +23,25 @@ pub struct SideCounts {
     pub longest: Option<(u16, String)>,
 }
 
+impl SideCounts {
+    /// The longest win as a distance to mate (a win in `N` moves is `2N - 1` plies), with a
+    /// position that has it.
+    ///
+    /// ```
+    /// use tabla_endgame::{Dtm, SideCounts};
+    /// let side = SideCounts {
+    ///     longest: Some((65, "8/8/8/8/8/8/8/8 w - - 0 1".into())),
+    ///     ..SideCounts::default()
+    /// };
+    /// assert_eq!(side.longest_mate().map(|(dtm, _)| dtm), Some(Dtm::Win(33)));
+    /// ```
+    pub fn longest_mate(&self) -> Option<(crate::Dtm, &str)> {
+        let (plies, fen) = self.longest.as_ref()?;
+        let moves = u8::try_from(plies.div_ceil(2)).unwrap_or(u8::MAX);
+        Some((crate::Dtm::Win(moves), fen))
+    }
+}
+
 /// The counts of an ending's table, White to move then Black to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndingStats {

@@ -116,6 +116,8 @@ pub use location::default_tablebase_dir;
 pub use men::{MAX_MEN, Men, MenError};
 pub use probe::{MoveValue, Probe};
 pub use probe_json::{BestMove, ProbeJson, ProbeMove, TbJson, describe_probe, describe_tb};
-pub use solve::{Solution, SolveError, Solved};
+pub use solve::{SOLVED_IN_MEMORY, Solution, SolveError, Solved};
 pub use tablebase::{Tablebase, TbError, table_file_name};
+#[cfg(fuzzing)]
+pub use tb_file::fuzz_table_file;
 pub use tb_file::{TbFile, TbFileError};

@@ -34,3 +34,14 @@ pub struct Probe {
     /// Every legal move, in `tabla`'s order, with the value after it.
     pub moves: Vec<MoveValue>,
 }
+
+impl Probe {
+    /// The moves best first for the side to move (a faster win first, then slower wins, draws,
+    /// slower losses and faster losses last; equals in `tabla`'s order), as `tabla tb probe`
+    /// and the endgame explorer list them.
+    pub fn moves_best_first(&self) -> Vec<MoveValue> {
+        let mut moves = self.moves.clone();
+        moves.sort_by_key(|m| m.for_mover().badness());
+        moves
+    }
+}

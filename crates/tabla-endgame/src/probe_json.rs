@@ -69,13 +69,13 @@ pub struct ProbeJson {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn describe_probe(pos: &Position, probe: Probe) -> ProbeJson {
+    let moves = probe.moves_best_first();
     let Probe {
         dtm,
         stalemate,
         best,
-        mut moves,
+        ..
     } = probe;
-    moves.sort_by_key(|m| m.for_mover().badness());
     let status = match dtm {
         Dtm::Loss(0) => "checkmate",
         Dtm::Win(_) => "win",

@@ -69,15 +69,6 @@ fn bit(sq: u8) -> u64 {
 }
 
 #[inline]
-fn color(side: usize) -> Color {
-    if side == 0 {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
-
-#[inline]
 fn attacks_of(color: Color, role: Role, sq: u8, occupied: u64) -> u64 {
     attacks(color, role, Square::new_masked(sq), Bitboard(occupied)).0
 }
@@ -298,24 +289,25 @@ impl<'a> Generator<'a> {
                 break;
             }
             let fresh = std::mem::take(&mut self.fresh);
-            for x in 0..2 {
+            for side in [Color::White, Color::Black] {
+                let other = &fresh[(!side).index()];
                 if level % 2 == 1 {
-                    self.wins(x, level, &fresh[1 - x]);
+                    self.wins(side, level, other);
                 } else {
-                    self.losses(x, level, &fresh[1 - x]);
+                    self.losses(side, level, other);
                 }
             }
         }
     }
 
-    /// Solves side `1 - given` to move when side `given`'s values are known (`values`, a code
+    /// Solves the other side to move when `given_side`'s values are known (`values`, a code
     /// a position of the frame, as [`Generator::run`] leaves them): set-up, then every level,
     /// the given side's positions of that level decided as given and the other side's by the
     /// usual step. A table file that stores one side needs no more to give both.
-    pub(crate) fn run_given(&mut self, given: usize, values: &[u8]) {
+    pub(crate) fn run_given(&mut self, given_side: Color, values: &[u8]) {
         self.set_up_legal();
         self.set_up_moves();
-        let x = 1 - given;
+        let (given, side) = (given_side.index(), !given_side);
         // The given side's positions by level, past set-up's (checkmates, at level 0).
         let mut by_level: Vec<Vec<(u32, u64)>> = vec![Vec::new(); LEVELS + 1];
         for (c, &undecided) in self.undecided[given].iter().enumerate() {
@@ -342,13 +334,13 @@ impl<'a> Generator<'a> {
                 let c = c as usize;
                 let lanes = lanes & self.undecided[given][c];
                 if lanes != 0 {
-                    self.decide(given, c, lanes, level);
+                    self.decide(given_side, c, lanes, level);
                 }
             }
             if level % 2 == 1 {
-                self.wins(x, level, &fresh[given]);
+                self.wins(side, level, &fresh[given]);
             } else {
-                self.losses(x, level, &fresh[given]);
+                self.losses(side, level, &fresh[given]);
             }
         }
     }
@@ -358,19 +350,22 @@ impl<'a> Generator<'a> {
         self.legal = legal_bits(&self.frame, self.threads);
     }
 
-    /// Every move of side `x`'s men other than Black's king in config `men`.
-    fn steps(&self, x: usize, c: usize, men: &ConfigMen, f: &mut dyn FnMut(Step)) {
-        let mover = color(x);
+    /// Every move of `side`'s men other than Black's king in config `men`.
+    fn steps(&self, side: Color, c: usize, men: &ConfigMen, f: &mut dyn FnMut(Step)) {
+        let mover = side;
         let k = men.k;
-        let own = (0..k)
-            .filter(|&i| men.order[i].0 == mover)
-            .fold(if x == 0 { bit(men.cfg.white_king) } else { 0 }, |o, i| {
-                o | bit(men.cfg.squares[i])
-            });
+        let own = (0..k).filter(|&i| men.order[i].0 == mover).fold(
+            if side == Color::White {
+                bit(men.cfg.white_king)
+            } else {
+                0
+            },
+            |o, i| o | bit(men.cfg.squares[i]),
+        );
         let enemy = men.occupied & !own & !bit(men.cfg.white_king);
         let shift = |i: usize| 6 * (k - 1 - i);
         // White's king.
-        if x == 0 {
+        if side == Color::White {
             let from = men.cfg.white_king;
             let targets = king_attacks(Square::new_masked(from)).0 & !own;
             for to in Bitboard(targets) {
@@ -398,8 +393,14 @@ impl<'a> Generator<'a> {
             let from = men.cfg.squares[i];
             let moved = |to: u8| c ^ (((from ^ to) as usize) << shift(i));
             if role == Role::Pawn {
-                let forward: i8 = if x == 0 { 8 } else { -8 };
-                let last = |sq: u8| if x == 0 { sq >= 56 } else { sq < 8 };
+                let forward: i8 = if side == Color::White { 8 } else { -8 };
+                let last = |sq: u8| {
+                    if side == Color::White {
+                        sq >= 56
+                    } else {
+                        sq < 8
+                    }
+                };
                 let to = (from as i8 + forward) as u8;
                 if men.occupied & bit(to) == 0 {
                     if last(to) {
@@ -418,7 +419,7 @@ impl<'a> Generator<'a> {
                             blocked: bit(to),
                             ep: None,
                         });
-                        let start = if x == 0 {
+                        let start = if side == Color::White {
                             from >> 3 == 1
                         } else {
                             from >> 3 == 6
@@ -482,11 +483,11 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// The other side's order, per lane, of taking en passant after side `x`'s double push
+    /// The other side's order, per lane, of taking en passant after `side`'s double push
     /// `from`-`to` in config `men` (`NO_EXIT` where no capture is legal).
-    fn en_passant(&self, x: usize, men: &ConfigMen, from: u8, to: u8) -> [u8; 64] {
+    fn en_passant(&self, side: Color, men: &ConfigMen, from: u8, to: u8) -> [u8; 64] {
         let mut out = [NO_EXIT; 64];
-        let mover = color(x);
+        let mover = side;
         let passed = (from + to) / 2;
         let takers = pawn_attacks(mover, Square::new_masked(passed)).0;
         let mut before = men.placement();
@@ -501,7 +502,7 @@ impl<'a> Generator<'a> {
             let mut after = without;
             after.men[j].2 = passed;
             let mut codes = [0u8; 64];
-            // After the capture, side `x` is to move again.
+            // After the capture, `side` is to move again.
             let legal = self.smaller.row(&after, mover, &mut codes);
             for lane in Bitboard(legal) {
                 let l = lane.index();
@@ -568,7 +569,8 @@ impl<'a> Generator<'a> {
                 continue;
             }
             let men = ConfigMen::new(&self.frame, c);
-            for x in 0..2 {
+            for side in [Color::White, Color::Black] {
+                let x = side.index();
                 let lanes = self.legal[x][c];
                 if lanes == 0 {
                     continue;
@@ -577,7 +579,7 @@ impl<'a> Generator<'a> {
                 let mut exits = [NO_EXIT; 64];
                 let mut captures = [NO_EXIT; 64];
                 let mut ep_lines: Vec<[u8; 64]> = Vec::new();
-                self.steps(x, c, &men, &mut |s| match s {
+                self.steps(side, c, &men, &mut |s| match s {
                     Step::Inside {
                         config,
                         sym,
@@ -586,11 +588,11 @@ impl<'a> Generator<'a> {
                     } => {
                         has |= sym.invert_bb(self.legal[1 - x][config]) & !blocked;
                         if let Some((from, to)) = ep {
-                            ep_lines.push(self.en_passant(x, &men, from, to));
+                            ep_lines.push(self.en_passant(side, &men, from, to));
                         }
                     }
                     Step::Exit { after, blocked } => {
-                        let legal = self.smaller.row(&after, color(1 - x), &mut codes) & !blocked;
+                        let legal = self.smaller.row(&after, !side, &mut codes) & !blocked;
                         has |= legal;
                         let capture = after.n < men.k;
                         for lane in Bitboard(legal & lanes) {
@@ -603,7 +605,7 @@ impl<'a> Generator<'a> {
                         }
                     }
                 });
-                if x == 1 {
+                if side == Color::Black {
                     // Black's king: to empty squares inside, onto White's men out.
                     for (dx, dy) in STEPS {
                         has |= step(self.legal[0][c], -dx, -dy);
@@ -629,7 +631,7 @@ impl<'a> Generator<'a> {
                         }
                     }
                 }
-                let in_check = if x == 0 {
+                let in_check = if side == Color::White {
                     men.black_checks()
                 } else {
                     men.white_attacks()
@@ -687,20 +689,20 @@ impl<'a> Generator<'a> {
         done
     }
 
-    /// Calls `f(config, lanes)` for each position of side `x` to move from which a move of `x`
+    /// Calls `f(config, lanes)` for each position of `side` to move from which a move of `side`
     /// reaches a position of `fresh_word` in config `c2` (the other side to move there).
     /// A double push an enemy pawn may take en passant comes with its squares.
     fn unmoves(
         &self,
-        x: usize,
+        side: Color,
         c2: usize,
         word: u64,
         f: &mut dyn FnMut(usize, u64, Option<(u8, u8)>),
     ) {
         let men = ConfigMen::new(&self.frame, c2);
-        let mover = color(x);
+        let mover = side;
         let k = men.k;
-        if x == 0 {
+        if side == Color::White {
             let to = men.cfg.white_king;
             let from = king_attacks(Square::new_masked(to)).0 & !men.occupied;
             for a in Bitboard(from) {
@@ -736,9 +738,15 @@ impl<'a> Generator<'a> {
             let shift = 6 * (k - 1 - i);
             let moved = |from: u8| c2 ^ (((from ^ to) as usize) << shift);
             if role == Role::Pawn {
-                let back: i8 = if x == 0 { -8 } else { 8 };
+                let back: i8 = if side == Color::White { -8 } else { 8 };
                 let from = (to as i8 + back) as u8;
-                let first = |sq: u8| if x == 0 { sq < 8 } else { sq >= 56 };
+                let first = |sq: u8| {
+                    if side == Color::White {
+                        sq < 8
+                    } else {
+                        sq >= 56
+                    }
+                };
                 if first(from) || men.occupied & bit(from) != 0 {
                     continue;
                 }
@@ -746,7 +754,11 @@ impl<'a> Generator<'a> {
                 if lanes != 0 {
                     f(moved(from), lanes, None);
                 }
-                let fourth = if x == 0 { to >> 3 == 3 } else { to >> 3 == 4 };
+                let fourth = if side == Color::White {
+                    to >> 3 == 3
+                } else {
+                    to >> 3 == 4
+                };
                 let two = (from as i8 + back) as u8;
                 if fourth && men.occupied & bit(two) == 0 {
                     let lanes = word & !bit(from) & !bit(two);
@@ -774,7 +786,8 @@ impl<'a> Generator<'a> {
         }
     }
 
-    fn decide(&mut self, x: usize, c: usize, lanes: u64, level: usize) {
+    fn decide(&mut self, side: Color, c: usize, lanes: u64, level: usize) {
+        let x = side.index();
         let code = code(level);
         for lane in Bitboard(lanes) {
             self.values[x][c * 64 + lane.index()] = code;
@@ -786,9 +799,10 @@ impl<'a> Generator<'a> {
         self.fresh[x].push((c as u32, lanes));
     }
 
-    /// Odd levels: side `x` wins where a move reaches a position lost at the level before, or
+    /// Odd levels: `side` wins where a move reaches a position lost at the level before, or
     /// where an exit wins now.
-    fn wins(&mut self, x: usize, level: usize, lost: &[(u32, u64)]) {
+    fn wins(&mut self, side: Color, level: usize, lost: &[(u32, u64)]) {
+        let x = side.index();
         // Wins gather in `pending` (lanes a config), each config listed once.
         let pending = &self.pending;
         let parts = crate::par::map(self.threads, lost.chunks(LIST_CHUNK), |lost| {
@@ -800,7 +814,7 @@ impl<'a> Generator<'a> {
                 }
             };
             for &(c2, word) in lost {
-                self.unmoves(x, c2 as usize, word, &mut |c, lanes, ep| {
+                self.unmoves(side, c2 as usize, word, &mut |c, lanes, ep| {
                     let lanes = lanes & self.undecided[x][c];
                     if lanes == 0 {
                         return;
@@ -810,7 +824,7 @@ impl<'a> Generator<'a> {
                         return;
                     };
                     let men = ConfigMen::new(&self.frame, c);
-                    let line = self.en_passant(x, &men, from, to);
+                    let line = self.en_passant(side, &men, from, to);
                     for lane in Bitboard(lanes) {
                         let l = lane.index();
                         let e = line[l];
@@ -830,7 +844,7 @@ impl<'a> Generator<'a> {
                 let c = c as usize;
                 let lanes = self.pending[c].swap(0, Ordering::Relaxed) & self.undecided[x][c];
                 if lanes != 0 {
-                    self.decide(x, c, lanes, level);
+                    self.decide(side, c, lanes, level);
                 }
             }
             for (lv, c, lanes) in later {
@@ -846,15 +860,16 @@ impl<'a> Generator<'a> {
             let c = c as usize;
             let lanes = lanes & self.undecided[x][c];
             if lanes != 0 {
-                self.decide(x, c, lanes, level);
+                self.decide(side, c, lanes, level);
             }
         }
         self.win_at[level] = scheduled;
     }
 
-    /// Even levels: side `x` loses where every move reaches a position the other side has won
+    /// Even levels: `side` loses where every move reaches a position the other side has won
     /// (by the level before) and no exit is better.
-    fn losses(&mut self, x: usize, level: usize, won: &[(u32, u64)]) {
+    fn losses(&mut self, side: Color, level: usize, won: &[(u32, u64)]) {
+        let x = side.index();
         // Candidates gather in `pending` (lanes a config), each config listed once, by the
         // thread that found it first.
         let pending = &self.pending;
@@ -866,7 +881,7 @@ impl<'a> Generator<'a> {
         let parts = crate::par::map(self.threads, won.chunks(LIST_CHUNK), |won| {
             let mut touched = Vec::new();
             for &(c2, word) in won {
-                self.unmoves(x, c2 as usize, word, &mut |c, lanes, _| {
+                self.unmoves(side, c2 as usize, word, &mut |c, lanes, _| {
                     let lanes = lanes & self.undecided[x][c];
                     if lanes != 0 {
                         mark(c, lanes, &mut touched);
@@ -889,7 +904,7 @@ impl<'a> Generator<'a> {
                 if lanes == 0 {
                     continue;
                 }
-                let lanes = lanes & self.all_won(x, c, level);
+                let lanes = lanes & self.all_won(side, c, level);
                 let mut lost = 0;
                 for lane in Bitboard(lanes) {
                     let e = self.exits[x][c * 64 + lane.index()];
@@ -904,17 +919,17 @@ impl<'a> Generator<'a> {
             lost_here
         });
         for (c, lost) in parts.into_iter().flatten() {
-            self.decide(x, c, lost, level);
+            self.decide(side, c, lost, level);
         }
     }
 
-    /// Lanes of config `c` (side `x` to move) where every move inside the table reaches a
+    /// Lanes of config `c` (`side` to move) where every move inside the table reaches a
     /// position the other side has won by `level - 1` plies (or is no move).
-    fn all_won(&self, x: usize, c: usize, level: usize) -> u64 {
+    fn all_won(&self, side: Color, c: usize, level: usize) -> u64 {
         let men = ConfigMen::new(&self.frame, c);
-        let o = 1 - x;
+        let o = (!side).index();
         let mut acc = !0u64;
-        self.steps(x, c, &men, &mut |s| {
+        self.steps(side, c, &men, &mut |s| {
             if let Step::Inside {
                 config,
                 sym,
@@ -925,7 +940,7 @@ impl<'a> Generator<'a> {
                 let done = self.won[o][config] | !self.legal[o][config];
                 let mut term = sym.invert_bb(done) | blocked;
                 if let Some((from, to)) = ep {
-                    let line = self.en_passant(x, &men, from, to);
+                    let line = self.en_passant(side, &men, from, to);
                     for (l, &e) in line.iter().enumerate() {
                         if e > DRAW && plies(e) < level {
                             term |= bit(l as u8);
@@ -935,7 +950,7 @@ impl<'a> Generator<'a> {
                 acc &= term;
             }
         });
-        if x == 1 {
+        if side == Color::Black {
             let done = self.won[0][c] | !self.legal[0][c];
             for (dx, dy) in STEPS {
                 let off = !step(!0, -dx, -dy);
@@ -965,11 +980,11 @@ mod tests {
             solved.solve(men).expect("solved");
             let solution = solved.get(men).expect("the solution");
             let values = solution.frame_values();
-            for given in 0..2 {
+            for given in [Color::White, Color::Black] {
                 let mut generator = Generator::new(Frame::new(solution.men()), &solved, 2);
-                generator.run_given(given, &values[given]);
+                generator.run_given(given, &values[given.index()]);
                 let parts = generator.into_parts();
-                let x = 1 - given;
+                let x = (!given).index();
                 let mut checked = 0usize;
                 for (c, &legal) in parts.legal[x].iter().enumerate() {
                     for lane in Bitboard(legal) {

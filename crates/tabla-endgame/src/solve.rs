@@ -48,12 +48,11 @@ pub enum SolveError {
     TooMany(Men),
 }
 
-fn side(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
+/// The endings small enough to solve in memory when they are needed (with the endings they lead
+/// to, KBvK and KNvK), about a quarter of a second in all: tabla's engine plays them exactly
+/// (`tabla_engine::EndgameTables::standard`), and `tabla serve` and `tabla tb` answer them
+/// without a table file ([`Tablebase::with_solved_if_missing`](crate::Tablebase::with_solved_if_missing)).
+pub const SOLVED_IN_MEMORY: [&str; 3] = ["KBNvK", "KQvK", "KRvK"];
 
 impl Solved {
     /// No tables; tables are generated on every core.
@@ -105,7 +104,7 @@ impl Solved {
             }
             let (canonical, swapped) = m.canonical();
             let turn = if swapped { !turn } else { turn };
-            let t = side(turn);
+            let t = turn.index();
             match out.iter_mut().find(|(e, _)| *e == canonical) {
                 Some((_, sides)) => sides[t] = true,
                 None => {
@@ -272,11 +271,11 @@ impl Solved {
                 });
             }
         }
-        let g = side(given);
+        let g = given.index();
         let frame = Frame::new(men);
         let values = frame_of_layout(&frame, &values);
         let mut generator = Generator::new(frame, &solved, solved.threads());
-        generator.run_given(g, &values);
+        generator.run_given(given, &values);
         let mut parts = generator.into_parts();
         parts.values[g] = values;
         let solution = Solution {
@@ -373,7 +372,7 @@ impl Solved {
         let squares = table.squares(&men[..p.n])?;
         let (config, sym) = table.frame.locate(wk, &squares[..p.n]);
         let lane = sym.apply(bk) as usize;
-        let t = side(turn);
+        let t = turn.index();
         let legal = table.legal[t][config] >> lane & 1 == 1;
         Some((legal, table.values[t][config * 64 + lane]))
     }
@@ -447,7 +446,7 @@ impl Lookup for Solved {
             debug_assert!(false, "{canonical} is not solved");
             return 0;
         };
-        let t = side(turn);
+        let t = turn.index();
         if !swapped {
             let Some(squares) = table.squares(&p.men[..p.n]) else {
                 return 0;
@@ -545,7 +544,7 @@ impl Solution {
     /// better than the capture's reads back right, since a probe takes the better of the stored
     /// value and the best capture.
     pub(crate) fn stored_values(&self, turn: Color, captures_free: bool) -> Vec<u8> {
-        let t = side(turn);
+        let t = turn.index();
         let layout = self.layout();
         let size = layout.size() as usize;
         let with_captures = captures_free && self.captures[t].len() == self.values[t].len();
@@ -596,7 +595,7 @@ impl Solution {
     /// The longest win with `turn` to move, in plies ([`EndingStats`](crate::EndingStats) has a
     /// position that has it).
     pub fn longest_win(&self, turn: Color) -> Option<usize> {
-        let t = side(turn);
+        let t = turn.index();
         self.values[t]
             .iter()
             .filter(|&&c| c != 0 && ORD[c as usize] > crate::score::DRAW)
@@ -614,7 +613,7 @@ impl Solution {
     /// where it is not legal.
     #[inline]
     pub(crate) fn value(&self, turn: Color, config: usize, lane: u8) -> Option<u8> {
-        let t = side(turn);
+        let t = turn.index();
         (self.legal[t][config] >> lane & 1 == 1)
             .then(|| self.values[t][config * 64 + lane as usize])
     }

@@ -20,7 +20,7 @@ use crate::layout::Layout;
 use crate::men::{MAX_MEN, Men};
 use crate::probe::{MoveValue, Probe};
 use crate::score::{BACK, ORD, code_of_ord};
-use crate::solve::{Solved, dtm_of};
+use crate::solve::{SOLVED_IN_MEMORY, SolveError, Solved, dtm_of};
 use crate::tb_file::{TbFile, TbFileError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -155,6 +155,36 @@ impl Tablebase {
     pub fn with_solved(mut self, solved: &Solved) -> Tablebase {
         self.solved.extend(solved);
         self
+    }
+
+    /// These tables, with `men`'s ending solved in memory when it is one of
+    /// [`SOLVED_IN_MEMORY`] and no table of it is open (up to a quarter of a second, nothing
+    /// written); otherwise as they are.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use tabla::Position;
+    /// use tabla_endgame::{Dtm, Tablebase};
+    ///
+    /// let none = Tablebase::empty(Path::new("no tables here"));
+    /// let tb = none.with_solved_if_missing("KQvK".parse().unwrap()).unwrap();
+    /// let pos = Position::from_fen("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1").unwrap();
+    /// assert_eq!(tb.probe(&pos).unwrap(), Dtm::Win(1));
+    /// let none = Tablebase::empty(Path::new("no tables here"));
+    /// let tb = none.with_solved_if_missing("KPvK".parse().unwrap()).unwrap();
+    /// assert!(tb.endings().is_empty());
+    /// ```
+    pub fn with_solved_if_missing(self, men: Men) -> Result<Tablebase, SolveError> {
+        let ending = men.canonical().0;
+        let in_memory = SOLVED_IN_MEMORY
+            .iter()
+            .any(|name| name.parse::<Men>().is_ok_and(|m| m == ending));
+        if !in_memory || self.endings().contains(&ending) {
+            return Ok(self);
+        }
+        let mut solved = Solved::new();
+        solved.solve(ending)?;
+        Ok(self.with_solved(&solved))
     }
 
     /// The endings whose tables are open or solved in memory.

@@ -23,7 +23,7 @@
 //! file's loss on all of DATA (for instance positions of
 //! `crates/tabla-engine/scripts/tune_data.py`, turned to the side to move's view). The network in
 //! the tree came from the defaults on 17.4 million positions of `nnue_data.py` scored again by
-//! Stockfish's static evaluation (`nnue_relabel.py`); see docs/performance.md ("Evaluation
+//! Stockfish's static evaluation (`nnue_relabel.py`); see docs/lab/performance-log.md ("Evaluation
 //! network") for what the alternatives did.
 
 use std::fs;

@@ -8,7 +8,7 @@ same positions with Stockfish 15.1's static evaluation in centipawns for the sid
 that the network can be trained to the evaluation itself rather than to a shallow search of it.
 It is about four times as fast as labelling at depth 5 (some 5,000 positions a second a
 process). Positions Stockfish gives no evaluation for (in check) are left out. Measured, not
-kept: docs/performance.md, "Engine review".
+kept: docs/lab/performance-log.md, "Engine review".
 
     crates/tabla-engine/scripts/nnue_relabel.py IN.txt OUT.txt [--stockfish PATH]
 """

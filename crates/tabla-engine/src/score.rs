@@ -138,6 +138,29 @@ impl Score {
     }
 }
 
+impl Score {
+    /// The score for people: `+1.25`, `-0.40`, `0.00`, `#3` (mates in 3), `#-2` (is mated in
+    /// 2), from the side to move's point of view.
+    ///
+    /// ```
+    /// use tabla_engine::Score;
+    /// assert_eq!(Score::Cp(125).human(), "+1.25");
+    /// assert_eq!(Score::Cp(-40).human(), "-0.40");
+    /// assert_eq!(Score::Cp(0).human(), "0.00");
+    /// assert_eq!(Score::Mate(-2).human(), "#-2");
+    /// ```
+    pub fn human(self) -> String {
+        match self {
+            Score::Cp(0) => "0.00".to_string(),
+            Score::Cp(cp) => {
+                let sign = if cp > 0 { '+' } else { '-' };
+                format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
+            }
+            Score::Mate(n) => format!("#{n}"),
+        }
+    }
+}
+
 /// UCI's form: `cp 37`, `mate 2`, `mate -1`.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -23,10 +23,7 @@ pub struct EndgameTables {
     max_men: u32,
 }
 
-/// The endings [`EndgameTables::standard`] solves in memory (with the endings they lead to,
-/// KBvK and KNvK): the engine plays them exactly, and `tabla serve` and `tabla tb` answer them
-/// without a table file.
-pub const SOLVED_IN_MEMORY: [&str; 3] = ["KBNvK", "KQvK", "KRvK"];
+use tabla_endgame::SOLVED_IN_MEMORY;
 
 impl EndgameTables {
     /// The endings solved in `solved`.

@@ -28,14 +28,3 @@ fn search_finds_bh6() {
         result.nodes
     );
 }
-
-#[test]
-fn go_ends_with_the_bestmove_line() {
-    let pos = Position::from_fen(FEN).expect("legal");
-    let mut out = Vec::new();
-    tabla_engine::go(&pos, &Limits::nodes(500_000), &mut Engine::new(), &mut out)
-        .expect("writing to a vector");
-    let text = String::from_utf8(out).expect("UTF-8");
-    assert_eq!(text.lines().last(), Some("bestmove Bh6 e3h6"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("pv 40. Bh6")), "{text}");
-}

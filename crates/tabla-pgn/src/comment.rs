@@ -1,71 +1,12 @@
 //! Comments with their embedded commands parsed: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`,
 //! `[%cal]` (the conventions of ChessBase, lichess and most GUIs); the free text is kept.
 
+use crate::Eval;
+use crate::eval::parse_eval_value;
 use serde::Serialize;
 use std::fmt::{self, Write as _};
-use std::str::FromStr;
 use std::time::Duration;
 use tabla::Square;
-
-/// An engine evaluation from `[%eval ...]`, from White's point of view.
-///
-/// Its text is the command's argument as lichess writes it: pawns with the decimals needed and
-/// at least one (`0.17`, `0.1`, `1.0`, `0.0`, `-0.05`), or `#` and the moves to mate, negative
-/// when Black mates (`#-3`). Reading also takes `+3`, `.5`, `#+4` and rounds a third decimal.
-///
-/// ```
-/// use tabla_pgn::Eval;
-/// assert_eq!(Eval::Centipawns(10).to_string(), "0.1");
-/// assert_eq!(Eval::Centipawns(-5).to_string(), "-0.05");
-/// assert_eq!(Eval::Centipawns(300).to_string(), "3.0");
-/// assert_eq!("#-3".parse::<Eval>(), Ok(Eval::Mate(-3)));
-/// assert_eq!("0.17".parse::<Eval>(), Ok(Eval::Centipawns(17)));
-/// assert!("0.1x".parse::<Eval>().is_err());
-/// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Eval {
-    /// `[%eval 0.17]`: in centipawns (17).
-    Centipawns(i32),
-    /// `[%eval #-3]`: mate in so many moves; negative when Black mates.
-    Mate(i32),
-}
-
-impl fmt::Display for Eval {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Eval::Centipawns(cp) => {
-                let sign = if cp < 0 { "-" } else { "" };
-                let (pawns, cents) = (cp.unsigned_abs() / 100, cp.unsigned_abs() % 100);
-                // As lichess writes `cp / 100` as a float: no trailing zero but the first.
-                if cents % 10 == 0 {
-                    write!(f, "{sign}{pawns}.{}", cents / 10)
-                } else {
-                    write!(f, "{sign}{pawns}.{cents:02}")
-                }
-            }
-            Eval::Mate(n) => write!(f, "#{n}"),
-        }
-    }
-}
-
-/// A text that is not an evaluation (see [`Eval`] for the forms read).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not an evaluation: {text:?}; write pawns (0.17, -1.5) or moves to mate (#3, #-2)")]
-pub struct ParseEvalError {
-    /// The text read.
-    pub text: String,
-}
-
-impl FromStr for Eval {
-    type Err = ParseEvalError;
-
-    fn from_str(text: &str) -> Result<Eval, ParseEvalError> {
-        parse_eval_value(text.trim()).ok_or_else(|| ParseEvalError {
-            text: text.to_owned(),
-        })
-    }
-}
 
 /// A coloured square (`[%csl Gd4]`) or arrow (`[%cal Ge2e4]`) drawn on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -304,38 +245,6 @@ fn parse_eval(text: &str) -> Option<(Eval, Option<u32>)> {
     Some((parse_eval_value(value)?, depth))
 }
 
-/// `0.17`, `-1.5`, `+3`, `#-3`, `#4`.
-fn parse_eval_value(value: &str) -> Option<Eval> {
-    if let Some(mate) = value.strip_prefix('#') {
-        let n: i32 = mate.strip_prefix('+').unwrap_or(mate).parse().ok()?;
-        return Some(Eval::Mate(n));
-    }
-    let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
-    let negative = value.starts_with('-');
-    let (whole, fraction) = split_at_byte(unsigned, b'.').unwrap_or((unsigned, ""));
-    let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if (whole.is_empty() && fraction.is_empty()) || !digits_ok(whole) || !digits_ok(fraction) {
-        return None;
-    }
-    let whole: i64 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().ok()?
-    };
-    // Centipawns, rounding the third decimal half away from zero.
-    let mut frac = fraction.bytes().chain(std::iter::repeat(b'0'));
-    let mut cents = 0i64;
-    for _ in 0..2 {
-        cents = cents * 10 + i64::from(frac.next().unwrap_or(b'0') - b'0');
-    }
-    if frac.next().is_some_and(|d| d >= b'5') {
-        cents += 1;
-    }
-    let cp = whole.checked_mul(100)?.checked_add(cents)?;
-    let cp = i32::try_from(if negative { -cp } else { cp }).ok()?;
-    Some(Eval::Centipawns(cp))
-}
-
 /// `Gd4,Ra1` (squares) or `Ge2e4,Rd1d8` (arrows).
 fn parse_shapes(text: &str, arrows: bool) -> Option<Vec<Shape>> {
     text.split(',')
@@ -382,7 +291,7 @@ mod tests {
     #[test]
     fn lichess_comment() {
         let c = Comment::parse(" [%eval 0.17] [%clk 0:05:00] ");
-        assert_eq!(c.eval, Some(Eval::Centipawns(17)));
+        assert_eq!(c.eval, Some(Eval::Cp(17)));
         assert_eq!(c.clock, Some(Duration::from_secs(300)));
         assert!(c.text.is_empty());
         assert_eq!(c.to_string(), "[%eval 0.17] [%clk 0:05:00]");
@@ -390,14 +299,11 @@ mod tests {
 
     #[test]
     fn evals() {
-        assert_eq!(parse_eval("-1.5"), Some((Eval::Centipawns(-150), None)));
-        assert_eq!(parse_eval("-0.05"), Some((Eval::Centipawns(-5), None)));
-        assert_eq!(parse_eval("+3"), Some((Eval::Centipawns(300), None)));
-        assert_eq!(parse_eval("0.175"), Some((Eval::Centipawns(18), None)));
-        assert_eq!(
-            parse_eval("0.17,20"),
-            Some((Eval::Centipawns(17), Some(20)))
-        );
+        assert_eq!(parse_eval("-1.5"), Some((Eval::Cp(-150), None)));
+        assert_eq!(parse_eval("-0.05"), Some((Eval::Cp(-5), None)));
+        assert_eq!(parse_eval("+3"), Some((Eval::Cp(300), None)));
+        assert_eq!(parse_eval("0.175"), Some((Eval::Cp(18), None)));
+        assert_eq!(parse_eval("0.17,20"), Some((Eval::Cp(17), Some(20))));
         assert_eq!(parse_eval("#-3"), Some((Eval::Mate(-3), None)));
         assert_eq!(parse_eval("#+4"), Some((Eval::Mate(4), None)));
         assert_eq!(parse_eval("abc"), None);

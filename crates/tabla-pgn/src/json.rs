@@ -83,13 +83,13 @@ fn json_move(node: &Node) -> JsonMove<'_> {
     }
 }
 
-/// The game as one line of JSON (no line end): `tags` (an object, in the order written),
-/// `result`, `start_fen` (`null` when the tags give no playable start), `moves` (each with
-/// `san`, `lan` in the long form, `uci`, `fen` after the move, `comments`, `nags`, `clock` and
-/// `emt` in seconds, `eval` as `{"centipawns": n}` or `{"mate": n}`, `shapes` as `"Ge2e4"`, and
-/// `variations`, lists of moves of the same shape), `error` (`null`, or the message of the error
-/// that stopped the game early) and `warnings` (a list of what was repaired or cut short, each as
-/// `tabla pgn check` prints it: `warning: game 1, 1:40, ...`).
+/// The game as one line of JSON (no line end): `tags` (an object, in the order written), `result`,
+/// `start_fen` (`null` when the tags give no playable start), `moves` (each with `san`, `lan` in
+/// the long form, `uci`, `fen` after the move, `comments`, `nags`, `clock` and `emt` in seconds,
+/// `eval` as `{"cp": n}` or `{"mate": n}` (White's view, [`crate::Eval`]), `shapes` as `"Ge2e4"`,
+/// and `variations`, lists of moves of the same shape), `error` (`null`, or the message of the
+/// error that stopped the game early) and `warnings` (a list of what was repaired or cut short,
+/// each as `tabla pgn check` prints it: `warning: game 1, 1:40, ...`).
 ///
 /// ```
 /// use tabla_pgn::{Reader, game_json};
@@ -100,7 +100,7 @@ fn json_move(node: &Node) -> JsonMove<'_> {
 /// let json: serde_json::Value = serde_json::from_str(&line).unwrap();
 /// assert_eq!(json["moves"][0]["lan"], "e2-e4");
 /// assert_eq!(json["moves"][0]["clock"], 300.0);
-/// assert_eq!(json["moves"][0]["eval"]["centipawns"], 17);
+/// assert_eq!(json["moves"][0]["eval"]["cp"], 17);
 /// assert_eq!(json["moves"].as_array().unwrap().len(), 2);
 /// assert!(json["error"].as_str().unwrap().contains("illegal"));
 /// assert_eq!(json["warnings"].as_array().unwrap().len(), 0);

@@ -28,25 +28,31 @@
 //!
 //! Where things are, for contributors.
 //!
-//! Three levels, each on top of the one before. `reader.rs` + `token.rs` + `visitor.rs`: a
-//! streaming tokenizer over any `io::Read` (64 KiB buffer, memory independent of the file) handing
-//! a `Visitor` borrowed byte slices, no allocation per move. `replay.rs`: every move resolved in
-//! its position by the core's `Position::parse_san_bytes` (FENs written by the core's `write_fen`),
-//! errors typed in `error.rs` (game number, line:column, move number, token, reason; a bad game
-//! ends only its line, the reader goes on). `builder.rs` + `tree.rs` + `comment.rs`: the game tree
-//! (`Game`: tags, start position, nodes with SAN as written and canonical, long form, UCI, FEN,
-//! comments with `[%clk]`/`[%eval]`/`[%csl]`/ `[%cal]` parsed, NAGs, variations). `writer.rs`
-//! (export format) and `json.rs` (one NDJSON object per game) write it back; `summary.rs` is the
-//! light replay behind `tabla pgn check|fen`; `split.rs` finds game starts so a file can be read in
-//! byte ranges, each game belonging to exactly one range. `game_start.rs` holds the one rule of
-//! where a game starts (a line of nothing but tag pairs after a line that is not a tag line), which
-//! the reader (also to end a comment left open), the splitter and tabla-convert's frame boundaries
-//! share. A problem is an error when it stops the mainline and a warning otherwise
+//! Three levels, each on top of the one before: tokens, replay, the game tree.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `reader.rs`, `reader/` | `Reader`: the streaming reader over any `io::Read`, one game per call, its tokens handed to a `Visitor`; `reader/buffer.rs` the refilled byte buffer (64 KiB, growing only for a longer token, up to `MAX_BUFFER`: memory independent of the file), `reader/tokenizer.rs` the tokenizer over it |
+//! | `token.rs`, `visitor.rs` | `Visitor`: the low-level visitor, called for every token of a game with borrowed byte slices, no allocation per move; the tokens (`SanToken`, `RawTag`, `RawComment`, `Nag`, `Outcome`, `Location`) |
+//! | `scan.rs` | finding the first of two or three bytes in short haystacks (comments, tag values), eight at a time before `memchr` (private) |
+//! | `game_start.rs` | the one rule of where a game starts (a line of nothing but tag pairs after a line that is not a tag line) and the tag-pair grammar, shared by the reader (also to end a comment left open), the splitter and tabla-convert's frame boundaries (private) |
+//! | `split.rs` | `find_game_start`: game starts found so a file can be read in byte ranges (`Reader::range`), each game belonging to exactly one range |
+//! | `replay.rs` | `Replayer`, `ReplayVisitor`: every move resolved in its position by the core's `Position::parse_san_bytes` (FENs written by the core's `write_fen`) |
+//! | `error.rs` | `PgnError`, `ErrorKind`, `Severity`, `MoveNumber`: errors typed (game number, line:column, move number, token, reason); a bad game ends only its line, the reader goes on |
+//! | `result.rs` | `GameResult`, `game_result`, `LenientOutcome`: a result read however it is spelled, and a game's result from its `Result` tag and its termination marker |
+//! | `builder.rs`, `tree.rs` | `TreeBuilder`, `GameTree`: the game tree built from replay events; `Game`, `Line`, `Node`: tags, start position, nodes with SAN as written and canonical, long form, UCI, FEN, comments, NAGs, variations |
+//! | `comment.rs`, `eval.rs` | `Comment`, `Shape`: comments with `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]` and `[%cal]` parsed; `Eval`: tabla's one score type, White's point of view |
+//! | `games.rs` | `Games`: a reader's games as trees (`Reader::games`) |
+//! | `writer.rs`, `json.rs` | `write_game`, `WriteOptions`: the game written back in the export format; `game_json`: one NDJSON object per game |
+//! | `summary.rs` | `GameSummary`, `Summarize`, `check`: the light replay behind `tabla pgn check` and `tabla pgn fen`, without a tree |
+//!
+//! A problem is an error when it stops the mainline and a warning otherwise
 //! (`PgnError::severity`); `PgnError::report` is its text everywhere.
 
 mod builder;
 mod comment;
 mod error;
+mod eval;
 mod game_start;
 mod games;
 mod json;
@@ -62,8 +68,9 @@ mod visitor;
 mod writer;
 
 pub use builder::{GameTree, MAX_TREE_DEPTH, TreeBuilder};
-pub use comment::{Comment, Eval, ParseEvalError, Shape};
+pub use comment::{Comment, Shape};
 pub use error::{ErrorKind, MoveNumber, PgnError, Severity};
+pub use eval::{Eval, ParseEvalError};
 pub use games::Games;
 pub use json::game_json;
 pub use reader::{MAX_BUFFER, Reader};

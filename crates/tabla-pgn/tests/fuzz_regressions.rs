@@ -1,4 +1,4 @@
-//! The inputs that once failed the fuzz target (fuzz/regressions/reader), checked the same way
+//! The inputs that once failed the fuzz target `pgn_reader` (fuzz/regressions/pgn_reader), checked the same way
 //! in every test run: every game writes back to text that reads as one game and writes back to
 //! the same text, and the file gives the same games at every cut into two ranges.
 
@@ -10,7 +10,8 @@ use tabla_pgn::{Reader, write_game};
 
 #[test]
 fn fuzz_regressions_hold() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/reader");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/pgn_reader");
     let mut files = 0;
     for entry in std::fs::read_dir(dir).expect("regressions directory") {
         let path = entry.expect("entry").path();

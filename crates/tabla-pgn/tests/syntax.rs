@@ -239,7 +239,7 @@ fn comment_commands() {
     let c0 = &g.moves.nodes[0].comments_after[0];
     assert_eq!(
         (c0.eval, c0.clock),
-        (Some(Eval::Centipawns(17)), Some(Duration::from_secs(300)))
+        (Some(Eval::Cp(17)), Some(Duration::from_secs(300)))
     );
     let c1 = &g.moves.nodes[1].comments_after[0];
     assert_eq!(

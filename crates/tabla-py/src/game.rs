@@ -195,7 +195,7 @@ impl GameMove {
     #[getter]
     fn eval(&self) -> Option<Eval> {
         self.commands(|c| c.eval).map(|e| match e {
-            tabla_pgn::Eval::Centipawns(cp) => Eval {
+            tabla_pgn::Eval::Cp(cp) => Eval {
                 cp: Some(cp),
                 mate: None,
             },

@@ -17,15 +17,18 @@
 //!
 //! A PyO3 extension module (`tabla._tabla`, abi3 for CPython 3.10 and later) that maturin builds
 //! into the wheel `tabla-chess` (`pyproject.toml`; `pip install ./crates/tabla-py`). Each module
-//! wraps one level of the crates below and holds no rule of its own: `position.rs` (`Position`,
-//! `Move`: the core's FEN, legal moves, SAN, UCI, status, Polyglot key, perft, SVG), `game.rs`
-//! (`Game`, `GameMove`, `Eval`: a tabla-pgn game tree whose values become Python objects when
-//! read), `reader.rs` (`read_games`: a path, bytes or a Python file object through tabla-convert's
-//! `PgnText` (zstd told from text by its first bytes), a game parsed with the GIL released),
-//! `arrow.rs` (`read_pgn_arrow`: tabla-convert's tables in memory, one `Slice` of the work for
-//! Spark's partitions, handed to pyarrow as Arrow C streams), `db.rs` (`tabla.db`: the database's
-//! JSON answers, SQL as Arrow; filters read by tabla-db's `Filters::from_text`, as the command line
-//! and the web API read them), `errors.rs` (the exception classes, `ValueError` subclasses).
+//! wraps one level of the crates below and holds no rule of its own.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `position.rs` | `Position`, `Move`: the core's FEN, legal moves, SAN, UCI, status, Polyglot key, perft, SVG |
+//! | `game.rs` | `Game`, `GameMove`, `Eval`: a tabla-pgn game tree whose values become Python objects when read |
+//! | `reader.rs` | `read_games`, `GameReader`: games from a path, bytes or a Python file object through tabla-convert's `PgnText` (zstd told from text by its first bytes), a game parsed with the GIL released |
+//! | `arrow.rs` | `ArrowStream`, `read_pgn_streams`: the native half of `read_pgn_arrow`, tabla-convert's tables in memory, one `Slice` of the work for Spark's partitions, handed to pyarrow as Arrow C streams |
+//! | `review.rs` | `NativeEngine`: the native half of `tabla.review` and `tabla.Engine`, a pool of engines (tabla's own in process or a UCI engine) searching with the GIL released; `from_evals_json`, `annotated_pgn_of`: reviews from a game's `[%eval]` comments and the annotated game; every review answered as tabla-review's JSON, which `python/tabla/_review.py` turns into dataclasses |
+//! | `db.rs` | `NativeDatabase`, `db_import`: `tabla.db` (feature `db`), the database's JSON answers, SQL as Arrow; filters read by tabla-db's `Filters::from_text`, as the command line and the web API read them |
+//! | `errors.rs` | the exception classes, `ValueError` subclasses: the base `TablaError` and one class per kind of bad input (`FenError`, `IllegalMoveError`, `EngineError`, ...), named as python-chess names its own where it has one |
+//!
 //! `python/tabla/` is the package (re-exports, `read_pgn_arrow`, `db.py`, `spark.py` (the Spark
 //! data source), `.pyi` stubs, `py.typed`); `tests/` the pytest suite against python-chess, run by
 //! `scripts/test.sh` on the installed wheel.

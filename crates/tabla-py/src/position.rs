@@ -28,18 +28,18 @@ impl Move {
         })
     }
 
+    /// The move as UCI text, written by the core ([`tabla::UciMove`]); a `Move` is only made
+    /// from valid squares, so the fallback is never written.
     fn uci_text(&self) -> String {
-        let mut s = square_name(self.from);
-        s.push_str(&square_name(self.to));
-        if let Some(p) = self.promotion {
-            s.push(p);
-        }
-        s
+        let uci = Square::new(self.from)
+            .zip(Square::new(self.to))
+            .map(|(from, to)| tabla::UciMove {
+                from,
+                to,
+                promotion: self.promotion.and_then(tabla::Role::from_char),
+            });
+        uci.map_or_else(|| "0000".to_owned(), |m| m.to_string())
     }
-}
-
-fn square_name(index: u8) -> String {
-    Square::new(index).map_or_else(|| "??".to_owned(), |sq| sq.to_string())
 }
 
 /// `e2e4`, `e7e8q` as a [`Move`]; `None` when it is not of that form ([`tabla::UciMove`]).

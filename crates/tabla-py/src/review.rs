@@ -15,13 +15,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tabla_analysis::{Budget, EngineChoice, EngineSpec, Pool, Request};
 use tabla_review::{
-    CacheConfig, DEFAULT_NODES, EvalCache, PositionInfo, Review, Reviewer, Rules, annotated_pgn,
-    from_evals,
+    CacheConfig, DEFAULT_NODES, EvalCache, PositionInfo, Review, Reviewer, Rules,
+    annotated_pgn_or_game, from_evals,
 };
-
-/// Games reviewed together, as `tabla review` batches them: their distinct positions are
-/// searched once, and Ctrl-C is noticed between batches.
-const BATCH_GAMES: usize = 64;
 
 /// The most engines a pool runs (as `tabla review --engines`).
 const MAX_ENGINES: usize = 256;
@@ -32,14 +28,8 @@ const MAX_DEPTH: u32 = 100;
 /// `rules` by name: `"lichess"` (the site's marks) or `"lichess-database"` (the marks of
 /// lichess's open-database files; `"lichess_database"` too).
 pub(crate) fn rules(name: &str) -> PyResult<Rules> {
-    match name {
-        "lichess" => Ok(Rules::Lichess),
-        "lichess-database" | "lichess_database" => Ok(Rules::LichessDatabase),
-        _ => Err(TablaError::new_err(format!(
-            "rules={name:?}: expected \"lichess\" (the site's marks) or \"lichess-database\" \
-             (the marks of lichess's open-database files)"
-        ))),
-    }
+    name.parse()
+        .map_err(|e| TablaError::new_err(format!("rules={e}")))
 }
 
 /// The budget of each position: at most one of `nodes`, `depth` and `movetime` (milliseconds),
@@ -243,7 +233,7 @@ impl NativeEngine {
             };
             let mut reviewer = Reviewer::new(pool, budget, rules, cache);
             let mut out = Vec::with_capacity(games.len());
-            for batch in games.chunks(BATCH_GAMES) {
+            for batch in games.chunks(tabla_review::BATCH_GAMES) {
                 let batch: Vec<tabla_pgn::Game> = batch.iter().map(|g| (**g).clone()).collect();
                 let reviews = reviewer
                     .review(&batch, &mut |_| {})
@@ -319,14 +309,14 @@ impl NativeEngine {
 /// directory (`$XDG_DATA_HOME/tabla` or `~/.local/share/tabla`); `None` without one.
 #[pyfunction]
 pub fn default_cache_dir() -> Option<PathBuf> {
-    tabla::data_dir().map(|dir| dir.join("evals"))
+    tabla_review::default_cache_dir()
 }
 
 /// An analysis as `analyse_json` gives it.
 fn analysis_json(info: &PositionInfo) -> serde_json::Value {
     let (cp, mate) = match info.eval {
-        Some(tabla_review::Eval::Cp(cp)) => (Some(cp), None),
-        Some(tabla_review::Eval::Mate(m)) => (None, Some(m)),
+        Some(tabla_pgn::Eval::Cp(cp)) => (Some(cp), None),
+        Some(tabla_pgn::Eval::Mate(m)) => (None, Some(m)),
         None => (None, None),
     };
     serde_json::json!({
@@ -367,8 +357,5 @@ pub fn annotated_pgn_of(game: PyRef<'_, Game>, review_json: &str) -> PyResult<St
     let review: Review = serde_json::from_str(review_json)
         .map_err(|e| TablaError::new_err(format!("reading the review: {e}")))?;
     let game = game.inner();
-    if review.error.is_some() {
-        return Ok(tabla_pgn::write_game(game));
-    }
-    annotated_pgn(game, &review).map_err(|e| TablaError::new_err(e.to_string()))
+    annotated_pgn_or_game(game, &review).map_err(|e| TablaError::new_err(e.to_string()))
 }

@@ -2,6 +2,7 @@
 //! (lila's `AccuracyPercent` and `AccuracyCP`).
 
 use crate::Eval;
+use crate::eval::ceiled_cp;
 use tabla::Color;
 
 /// A value for each side.
@@ -114,7 +115,7 @@ fn population_sd(values: &[f64]) -> f64 {
 
 /// Each side's average centipawn loss (ACPL), lichess's: the mean over the side's moves of what
 /// the move lost in centipawns for its side (nothing when it gained), every evaluation first
-/// held within ±1000 and a mate counted as ±1000 ([`Eval::ceiled_cp`]), rounded half up to a
+/// held within ±1000 and a mate counted as ±1000 (lichess's ceiling), rounded half up to a
 /// whole number. `evals` are the positions' evaluations in order, the first before the first
 /// move; a side without moves has none.
 ///
@@ -130,7 +131,7 @@ pub fn average_centipawn_loss(evals: &[Eval], first_mover: Color) -> BySide<Opti
     let mut losses: BySide<(u64, u32)> = BySide::default();
     let mut mover = first_mover;
     for pair in evals.windows(2) {
-        let change = pair[1].ceiled_cp() - pair[0].ceiled_cp();
+        let change = ceiled_cp(pair[1]) - ceiled_cp(pair[0]);
         let loss = mover.fold(-change, change).max(0);
         let (sum, count) = losses.get_mut(mover);
         *sum += u64::from(loss.unsigned_abs());

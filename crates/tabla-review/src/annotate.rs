@@ -2,7 +2,9 @@
 //! the marks as NAGs with lichess's comment, the engine's line as a variation, and each side's
 //! figures in tags.
 
-use crate::{Eval, Judgement, MoveReview, Reason, Review, Rules, Verdict, judge_move};
+use crate::{
+    Eval, INITIAL_EVAL, Judgement, MoveReview, Reason, Review, Rules, Verdict, judge_move,
+};
 use tabla::Position;
 use tabla_pgn::{Comment, Game, Line, Nag, Node, write_game};
 
@@ -57,7 +59,7 @@ pub enum AnnotateError {
 /// - each side's figures in the tags `WhiteAccuracy`, `BlackAccuracy` (one decimal) and
 ///   `WhiteACPL`, `BlackACPL`.
 ///
-/// The comment's evaluation before the first move is lichess's 0.15 ([`Eval::INITIAL`]).
+/// The comment's evaluation before the first move is lichess's 0.15 ([`INITIAL_EVAL`]).
 ///
 /// ```
 /// use tabla_pgn::{Reader, write_game};
@@ -99,7 +101,7 @@ pub fn annotate(game: &Game, review: &Review) -> Result<Game, AnnotateError> {
         .ok_or_else(|| AnnotateError::NotReviewed("the game has no start position".into()))?;
     let mut annotated = game.clone();
     let mut before_position = start.clone_without_history();
-    let mut before_eval = Some(Eval::INITIAL);
+    let mut before_eval = Some(INITIAL_EVAL);
     for (node, reviewed) in annotated.moves.nodes.iter_mut().zip(&review.moves) {
         if node.uci() != reviewed.uci {
             return Err(AnnotateError::OtherGame {
@@ -140,6 +142,16 @@ pub fn annotated_pgn(game: &Game, review: &Review) -> Result<String, AnnotateErr
     annotate(game, review).map(|g| write_game(&g))
 }
 
+/// [`annotated_pgn`], or the game as it is ([`tabla_pgn::write_game`]) when it could not be
+/// reviewed (`review.error`): what `tabla review` writes and Python's `annotated_pgn` gives, a
+/// game for each game read.
+pub fn annotated_pgn_or_game(game: &Game, review: &Review) -> Result<String, AnnotateError> {
+    if review.error.is_some() {
+        return Ok(write_game(game));
+    }
+    annotated_pgn(game, review)
+}
+
 /// One mainline move: its evaluation, mark, comment and line, beside what the game had.
 fn annotate_move(node: &mut Node, reviewed: &MoveReview, before: Option<Eval>, from: &Position) {
     // Earlier evaluations and an earlier review's words go; the game's own comments stay.
@@ -153,10 +165,10 @@ fn annotate_move(node: &mut Node, reviewed: &MoveReview, before: Option<Eval>, f
     if let Some(eval) = reviewed.eval {
         match node.comments_after.first_mut() {
             // lichess's form: the evaluation opens the comment of the clock.
-            Some(first) if first.to_string().starts_with('[') => first.eval = Some(eval.to_pgn()),
+            Some(first) if first.to_string().starts_with('[') => first.eval = Some(eval),
             _ => {
                 eval_comment = Some(Comment {
-                    eval: Some(eval.to_pgn()),
+                    eval: Some(eval),
                     ..Comment::default()
                 })
             }

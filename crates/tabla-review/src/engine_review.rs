@@ -3,8 +3,7 @@
 //! ([`judge`]).
 
 use crate::{
-    BestMove, CacheError, Eval, EvalCache, Mainline, PositionInfo, Review, ReviewError, Rules,
-    judge,
+    BestMove, CacheError, EvalCache, Mainline, PositionInfo, Review, ReviewError, Rules, judge,
 };
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -35,6 +34,14 @@ pub struct ReviewCounts {
 }
 
 impl ReviewCounts {
+    /// Counts a game reviewed from its `[%eval]` comments ([`crate::from_evals`]): a game, its
+    /// positions (before every move, and the last), an error if it could not be reviewed.
+    pub fn count_from_evals(&mut self, game: &tabla_pgn::Game, review: &crate::Review) {
+        self.games += 1;
+        self.positions += (game.mainline().len() + 1) as u64;
+        self.errors += u64::from(review.error.is_some());
+    }
+
     /// These counts and `other`'s added.
     ///
     /// ```
@@ -113,6 +120,10 @@ pub fn review_games(
     *counts = counts.plus(&reviewer.counts);
     reviews
 }
+
+/// Games given to [`Reviewer::review`] together by `tabla review`, `tabla db review` and
+/// Python: their distinct positions are searched once, and a run can stop between batches.
+pub const BATCH_GAMES: usize = 64;
 
 /// How long a review keeps what its engines evaluated before it writes it to the cache's files,
 /// at most: what a run killed without warning (`kill -9`, a power cut) can lose, besides the
@@ -562,7 +573,7 @@ impl PositionInfo {
     pub fn from_analysis(position: &Position, analysis: &Analysis) -> PositionInfo {
         let mut info = PositionInfo::default();
         if let Some(line) = analysis.best() {
-            info.eval = Some(Eval::from_score(line.score, position.turn()));
+            info.eval = Some(line.eval(position.turn()));
             info.pv = line.pv.iter().map(|mv| mv.to_string()).collect();
         }
         // The first move of the line whose score is the evaluation: under a node or time budget

@@ -1,7 +1,7 @@
 //! A review without an engine, from the `[%eval]` comments a game already carries (as lichess
 //! exports analysed games).
 
-use crate::{Eval, Mainline, Review, Rules, judge};
+use crate::{Mainline, Review, Rules, judge};
 use tabla_pgn::{Comment, Game};
 
 /// Reviews a game from its `[%eval]` comments: the first evaluation in the comments after each
@@ -30,7 +30,7 @@ pub fn from_evals(game: &Game, rules: Rules) -> Review {
             return Review::failed(name("White"), name("Black"), &error);
         }
     };
-    let first_eval = |comments: &[Comment]| comments.iter().find_map(|c| c.eval).map(Eval::from);
+    let first_eval = |comments: &[Comment]| comments.iter().find_map(|c| c.eval);
     if let Some(first) = game.mainline().next() {
         line.positions[0].eval = first_eval(&first.comments_before);
     }

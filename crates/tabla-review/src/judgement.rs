@@ -1,6 +1,7 @@
 //! Judging a move from the evaluations before and after it: lichess's inaccuracy, mistake and
 //! blunder (lila's `Advice`), and the variant lichess's open-database files carry.
 
+use crate::eval::ceiled_cp;
 use crate::{Eval, winning_chances};
 use serde::{Deserialize, Serialize};
 use tabla::Color;
@@ -89,6 +90,50 @@ pub enum Rules {
     LichessDatabase,
 }
 
+impl Rules {
+    /// Both, the default first.
+    pub const ALL: [Rules; 2] = [Rules::Lichess, Rules::LichessDatabase];
+
+    /// The name the command line, Python, the database's folders and the `rules` column use.
+    ///
+    /// ```
+    /// use tabla_review::Rules;
+    /// assert_eq!(Rules::LichessDatabase.name(), "lichess-database");
+    /// for rules in Rules::ALL {
+    ///     assert_eq!(rules.name().parse::<Rules>(), Ok(rules));
+    /// }
+    /// assert_eq!("lichess_database".parse::<Rules>(), Ok(Rules::LichessDatabase));
+    /// assert!("chess.com".parse::<Rules>().is_err());
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::Lichess => "lichess",
+            Rules::LichessDatabase => "lichess-database",
+        }
+    }
+}
+
+/// A name that is none of [`Rules`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?}: expected \"lichess\" (the site's marks) or \"lichess-database\" (the marks of \
+     lichess's open-database files)"
+)]
+pub struct UnknownRules(pub String);
+
+/// [`Rules::name`]'s names; `lichess_database` too (Python's spelling).
+impl std::str::FromStr for Rules {
+    type Err = UnknownRules;
+
+    fn from_str(name: &str) -> Result<Rules, UnknownRules> {
+        match name {
+            "lichess" => Ok(Rules::Lichess),
+            "lichess-database" | "lichess_database" => Ok(Rules::LichessDatabase),
+            _ => Err(UnknownRules(name.to_owned())),
+        }
+    }
+}
+
 /// What a judged move gave away: lichess's words for it differ.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
@@ -153,7 +198,7 @@ pub fn judge_move(before: Eval, after: Eval, mover: Color, rules: Rules) -> Opti
     match (rules, before, after) {
         (Rules::LichessDatabase, Eval::Cp(_), Eval::Cp(_)) => {
             // The mover's loss, White's loss turned round for Black.
-            let loss = mover.fold(1, -1) * (before.ceiled_cp() - after.ceiled_cp());
+            let loss = mover.fold(1, -1) * (ceiled_cp(before) - ceiled_cp(after));
             let judgement = grade(
                 f64::from(loss),
                 [

@@ -26,8 +26,8 @@
 //!
 //! - The engine layer is `tabla-analysis` ([`tabla_analysis::Pool`], [`tabla_analysis::Budget`]):
 //!   reviews run on its pool of engines.
-//! - [`Eval`]: an evaluation from White's point of view, `[%eval 0.17]` or `[%eval #-3]`; from
-//!   a PGN comment or an engine's [`tabla_engine::Score`].
+//! - [`Eval`]: tabla's one score type (tabla-pgn's), White's point of view, `[%eval 0.17]` or
+//!   `[%eval #-3]`; from a PGN comment or an engine's line ([`tabla_analysis::Line::eval`]).
 //! - [`winning_chances`], [`win_percent`]: what an evaluation says of the result.
 //! - [`judge_move`]: a move's [`Judgement`] by lichess's [`Rules`], the site's (the default) or
 //!   those of lichess's open-database files.
@@ -61,14 +61,24 @@
 //!
 //! Where things are, for contributors.
 //!
-//! lichess's review of a game, its rules written once: `eval.rs` (`Eval`, White's point of view, as
-//! `[%eval]`), `win.rs` (winning chances, win percentage), `judgement.rs` (inaccuracy, mistake,
-//! blunder by lichess's site rules or its database's), `accuracy.rs` (move and game accuracy,
-//! average centipawn loss), `mainline.rs` (what a review judges: moves and what is known of each
-//! position), `review.rs` (`judge`: the one path to a `Review`, its JSON form), `from_evals.rs` (a
-//! review from the `[%eval]` comments a game carries), `annotate.rs` (the review written into the
-//! game through tabla-pgn's writer, as lichess annotates). The crate doc lists what follows
-//! lichess.
+//! lichess's review of a game, its rules written once.
+//!
+//! | module | holds |
+//! |---|---|
+//! | `eval.rs` | `INITIAL_EVAL`: the evaluation before the first move; the ceiling of centipawns |
+//! | `win.rs` | `winning_chances`, `win_percent`: what an evaluation says of the result |
+//! | `judgement.rs` | `Judgement`, `Rules`, `Verdict`, `judge_move`: inaccuracy, mistake, blunder by lichess's site rules or its database's |
+//! | `accuracy.rs` | `move_accuracy`, `game_accuracy`, `average_centipawn_loss`, `BySide`: move and game accuracy, average centipawn loss |
+//! | `mainline.rs` | `Mainline`, `PlayedMove`, `PositionInfo`, `BestMove`, `Ending`: what a review judges, moves and what is known of each position |
+//! | `review.rs` | `judge`: the one path to a `Review` (with `SideReview`, `MoveReview`), its JSON form |
+//! | `from_evals.rs` | `from_evals`: a review from the `[%eval]` comments a game carries |
+//! | `from_cache.rs` | `from_cache`: a review from the evaluations an `EvalCache` already holds |
+//! | `engine_review.rs` | `Reviewer`, `review_games`, `ReviewedGame`: games reviewed with a `tabla_analysis::Pool` of engines, each distinct position once and none the cache already has; `ReviewCounts`, what a run counted |
+//! | `cache/` | `EvalCache`: the evaluation cache, each position evaluated once per engine configuration across the games of a run and across runs, compacted past `COMPACT_AT` files; `cache/config.rs` `CacheConfig` (engine, options, budget: a folder each), `cache/store.rs` the Parquet files (columns in `evals_schema`), `cache/error.rs` `CacheError` |
+//! | `review_error.rs` | `ReviewError`: why a game could not be reviewed |
+//! | `annotate.rs` | `annotate`, `annotated_pgn`: the review written into the game through tabla-pgn's writer, as lichess annotates |
+//!
+//! The crate doc lists what follows lichess.
 
 mod accuracy;
 mod annotate;
@@ -86,17 +96,21 @@ mod win;
 pub use accuracy::{BySide, average_centipawn_loss, game_accuracy, move_accuracy};
 pub use annotate::{
     AnnotateError, BLACK_ACCURACY_TAG, BLACK_ACPL_TAG, MAX_VARIATION_PLIES, WHITE_ACCURACY_TAG,
-    WHITE_ACPL_TAG, annotate, annotated_pgn,
+    WHITE_ACPL_TAG, annotate, annotated_pgn, annotated_pgn_or_game,
 };
-pub use cache::{COMPACT_AT, CacheConfig, CacheError, EvalCache, evals_schema};
-pub use engine_review::{FLUSH_EVERY, ReviewCounts, ReviewedGame, Reviewer, review_games};
-pub use eval::Eval;
+pub use cache::{COMPACT_AT, CacheConfig, CacheError, EvalCache, default_cache_dir, evals_schema};
+pub use engine_review::{
+    BATCH_GAMES, FLUSH_EVERY, ReviewCounts, ReviewedGame, Reviewer, review_games,
+};
+pub use eval::INITIAL_EVAL;
 pub use from_cache::from_cache;
 pub use from_evals::from_evals;
-pub use judgement::{Judgement, Reason, Rules, Verdict, judge_move};
+pub use judgement::{Judgement, Reason, Rules, UnknownRules, Verdict, judge_move};
 pub use mainline::{BestMove, Ending, Mainline, PlayedMove, PositionInfo};
 pub use review::{MoveReview, Review, SideReview, judge};
 pub use review_error::ReviewError;
+/// tabla's one score type (White's point of view), in which reviews are given.
+pub use tabla_pgn::Eval;
 pub use win::{win_percent, winning_chances};
 
 /// The node budget of a position when none is given, for every front end (`tabla review`,

@@ -3,8 +3,8 @@
 //! end in.
 
 use crate::{
-    BestMove, Ending, Eval, Judgement, Mainline, ReviewError, Rules, average_centipawn_loss,
-    game_accuracy, judge_move, move_accuracy, win_percent,
+    BestMove, Ending, Eval, INITIAL_EVAL, Judgement, Mainline, ReviewError, Rules,
+    average_centipawn_loss, game_accuracy, judge_move, move_accuracy, win_percent,
 };
 use serde::{Deserialize, Serialize};
 use tabla::Color;
@@ -89,7 +89,7 @@ impl Review {
 
 /// Reviews a mainline by lichess's rules ([`Rules`]).
 ///
-/// - The position before the first move counts as [`Eval::INITIAL`] (15 centipawns) when it has
+/// - The position before the first move counts as [`INITIAL_EVAL`] (15 centipawns) when it has
 ///   no evaluation, as lichess counts it.
 /// - Every position after a move needs an evaluation (else the review is [`Review::failed`],
 ///   naming the move), but the final one of a game that ends on the board: after a mate there
@@ -138,7 +138,7 @@ fn try_judge(line: &Mainline, rules: Rules) -> Result<Review, ReviewError> {
     }
     // Step 1: the evaluation of every position, `None` only after a mating move.
     let mut evals = Vec::with_capacity(n + 1);
-    evals.push(Some(line.positions[0].eval.unwrap_or(Eval::INITIAL)));
+    evals.push(Some(line.positions[0].eval.unwrap_or(INITIAL_EVAL)));
     for i in 0..n {
         let last = i + 1 == n;
         let eval = match (line.positions[i + 1].eval, line.end) {

@@ -2,6 +2,7 @@
 //! percentage (lila's `WinPercent`, fitted to its players' results, lila pull request 11148).
 
 use crate::Eval;
+use crate::eval::ceiled_cp;
 
 /// The slope of lichess's logistic curve, per centipawn.
 const SLOPE: f64 = 0.003_682_08;
@@ -20,7 +21,7 @@ pub fn winning_chances(cp: i32) -> f64 {
 }
 
 /// White's win percentage, 0 to 100: `50 + 50 w(cp)` with the centipawns held within ±1000 and a
-/// mate counted as ±1000 ([`Eval::ceiled_cp`]).
+/// mate counted as ±1000 (lichess's ceiling).
 ///
 /// ```
 /// use tabla_review::{Eval, win_percent};
@@ -29,7 +30,7 @@ pub fn winning_chances(cp: i32) -> f64 {
 /// assert!((win_percent(Eval::Cp(1000)) - 97.5447).abs() < 1e-4);
 /// ```
 pub fn win_percent(eval: Eval) -> f64 {
-    50.0 + 50.0 * winning_chances(eval.ceiled_cp())
+    50.0 + 50.0 * winning_chances(ceiled_cp(eval))
 }
 
 #[cfg(test)]

@@ -56,11 +56,7 @@ fn annotated_games_read_back_to_the_same_review() {
             assert!(back.problems.is_empty(), "{site}: {:?}", back.problems);
             // The same evaluations, one a move (none after a mate), and the clocks kept.
             for ((node, old), reviewed) in back.mainline().zip(game.mainline()).zip(&review.moves) {
-                let evals: Vec<Eval> = node
-                    .comments_after
-                    .iter()
-                    .filter_map(|c| c.eval.map(Eval::from))
-                    .collect();
+                let evals: Vec<Eval> = node.comments_after.iter().filter_map(|c| c.eval).collect();
                 assert_eq!(
                     evals,
                     reviewed.eval.into_iter().collect::<Vec<_>>(),

@@ -130,11 +130,7 @@ fn check(game: &Game, review: &Review, what: &str, seen: &mut Seen) {
             }
         }
         // One evaluation, the review's.
-        let evals: Vec<Eval> = new
-            .comments_after
-            .iter()
-            .filter_map(|c| c.eval.map(Eval::from))
-            .collect();
+        let evals: Vec<Eval> = new.comments_after.iter().filter_map(|c| c.eval).collect();
         assert_eq!(evals, reviewed.eval.into_iter().collect::<Vec<_>>(), "{at}");
         // The game's variations first, as they were; the engine's line perhaps after them.
         assert!(new.variations.len() >= old.variations.len(), "{at}");
@@ -320,10 +316,7 @@ fn a_masters_mark_stays_and_the_engine_speaks_in_words() {
     let game = read(pgn.as_bytes()).remove(0);
     let mut line = Mainline::from_game(&game).expect("mainline");
     for (info, node) in line.positions.iter_mut().skip(1).zip(game.mainline()) {
-        info.eval = node
-            .comments_after
-            .iter()
-            .find_map(|c| c.eval.map(Eval::from));
+        info.eval = node.comments_after.iter().find_map(|c| c.eval);
     }
     line.positions[8].best = Some(BestMove {
         san: "Nf3".into(),

@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 use tabla::Position;
 use tabla_analysis::{Budget, LatestLines, Line, Request, StopSignal};
 use tabla_engine::ScoreBound;
-use tabla_review::{Eval, win_percent};
+use tabla_pgn::Eval;
+use tabla_review::win_percent;
 use tokio::sync::watch;
 
 /// The most lines (`multipv`) an analysis may ask for.
@@ -317,8 +318,8 @@ fn lines_json(position: &Position, found: &Found) -> Vec<LiveLineJson> {
             }
             LiveLineJson {
                 multipv: line.multipv,
-                eval: Eval::from_score(line.score, turn),
-                win: win_percent(Eval::from_score(line.score, turn)),
+                eval: line.eval(turn),
+                win: win_percent(line.eval(turn)),
                 bound: match line.bound {
                     ScoreBound::Exact => None,
                     ScoreBound::Lower => Some("lower"),

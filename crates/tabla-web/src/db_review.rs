@@ -12,15 +12,14 @@ use crate::api_error::ApiError;
 use crate::db::database;
 use crate::db_params::filters;
 use crate::game_db::{GameDb, db_error};
+use crate::ndjson::{self, Cancel};
 use crate::query::Params;
-use crate::review::{Cancel, CancelOnDrop, blocking, ndjson, start_pool};
+use crate::review::{blocking, start_pool};
 use crate::state::AppState;
-use axum::body::Body;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabla_analysis::{Budget, EngineSpec, Pool};
@@ -198,18 +197,7 @@ pub async fn review(State(state): State<AppState>, params: Params) -> Result<Res
     };
     let (lines, receiver) = mpsc::unbounded_channel();
     tokio::task::spawn_blocking(move || job.run(pool, place, &lines));
-    let stream = futures_util::stream::unfold(
-        (receiver, CancelOnDrop(cancel)),
-        |(mut receiver, guard)| async move {
-            let line: String = receiver.recv().await?;
-            Some((Ok::<_, Infallible>(line), (receiver, guard)))
-        },
-    );
-    Ok((
-        [(header::CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(stream),
-    )
-        .into_response())
+    Ok(ndjson::stream(receiver, cancel))
 }
 
 /// A review run, for a blocking thread.
@@ -253,7 +241,7 @@ impl Job {
                         },
                     };
                     if sent.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
-                        let _ = lines.send(ndjson(&line));
+                        let _ = lines.send(ndjson::line(&line));
                         sent = Some(Instant::now());
                         last = None;
                     } else {
@@ -267,10 +255,10 @@ impl Job {
         drop(place);
         let shown = |text: &str| crate::api_error::engine_text(&program, text);
         if let Some(line) = last {
-            let _ = lines.send(ndjson(&line));
+            let _ = lines.send(ndjson::line(&line));
         }
         let _ = lines.send(match reviewed {
-            Ok(summary) => ndjson(&SummaryLine {
+            Ok(summary) => ndjson::line(&SummaryLine {
                 summary: Summary {
                     engine: summary.engine,
                     rules: summary.rules,
@@ -282,12 +270,12 @@ impl Job {
                 },
             }),
             Err(DbError::Cancelled) => {
-                ndjson(&serde_json::json!({ "error": "the review was cancelled" }))
+                ndjson::line(&serde_json::json!({ "error": "the review was cancelled" }))
             }
-            Err(e) if e.is_usage() => ndjson(&serde_json::json!({ "error": e.to_string() })),
+            Err(e) if e.is_usage() => ndjson::line(&serde_json::json!({ "error": e.to_string() })),
             Err(e) => {
                 let told = crate::api_error::failure_answer(&format!("the review failed: {e}"));
-                ndjson(&serde_json::json!({ "error": told }))
+                ndjson::line(&serde_json::json!({ "error": told }))
             }
         });
     }

@@ -7,21 +7,21 @@
 //! answered by the other from the cache. One runs at a time; a client that leaves cancels it.
 
 use crate::api_error::ApiError;
+use crate::ndjson;
 use crate::pgn_body::{pgn_body, read_blocking};
 use crate::pgn_game::{one_game, origin};
 use crate::query::{Params, optional};
 use crate::state::AppState;
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use std::collections::HashSet;
-use std::convert::Infallible;
 use std::sync::Arc;
 use tabla::Position;
-use tabla_analysis::{Budget, EngineSpec, Pool, PoolCanceller};
+use tabla_analysis::{Budget, EngineSpec, Pool};
 use tabla_pgn::Game;
 use tabla_review::{
     CacheConfig, EvalCache, Review, ReviewCounts, Reviewer, Rules, annotated_pgn, from_cache,
@@ -146,18 +146,7 @@ pub async fn review(
     let canceller = pool.canceller();
     let (lines, receiver) = mpsc::unbounded_channel();
     tokio::task::spawn_blocking(move || run(game, pool, cache, budget, engine, place, &lines));
-    let stream = futures_util::stream::unfold(
-        (receiver, CancelOnDrop(canceller)),
-        |(mut receiver, guard)| async move {
-            let line: String = receiver.recv().await?;
-            Some((Ok::<_, Infallible>(line), (receiver, guard)))
-        },
-    );
-    Ok((
-        [(header::CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(stream),
-    )
-        .into_response())
+    Ok(ndjson::stream(receiver, canceller))
 }
 
 /// The engine review on a blocking thread: progress lines, then the answer or `{"error"}`. The
@@ -179,7 +168,7 @@ fn run(
         std::slice::from_ref(&game),
         &mut |counts: &ReviewCounts| {
             cached = counts.from_cache;
-            let _ = lines.send(ndjson(&ProgressLine {
+            let _ = lines.send(ndjson::line(&ProgressLine {
                 progress: Progress {
                     positions,
                     done: (counts.evaluated + counts.from_cache).min(positions),
@@ -208,8 +197,8 @@ fn run(
         },
     };
     let _ = lines.send(match answer {
-        Ok(answer) => ndjson(&answer),
-        Err(error) => ndjson(&serde_json::json!({ "error": error })),
+        Ok(answer) => ndjson::line(&answer),
+        Err(error) => ndjson::line(&serde_json::json!({ "error": error })),
     });
 }
 
@@ -228,12 +217,7 @@ pub(crate) fn start_pool(spec: &EngineSpec) -> Result<Pool, ApiError> {
 /// the server has a database and the folder exists.
 #[cfg(feature = "db")]
 fn db_evals(state: &AppState, config: &CacheConfig) -> Option<std::path::PathBuf> {
-    let root = state
-        .db
-        .as_ref()?
-        .database()
-        .dir()
-        .join(tabla_db::EVALS_DIR);
+    let root = state.db.as_ref()?.database().evals_dir();
     root.join(config.dir_name()).is_dir().then_some(root)
 }
 
@@ -241,36 +225,6 @@ fn db_evals(state: &AppState, config: &CacheConfig) -> Option<std::path::PathBuf
 #[cfg(not(feature = "db"))]
 fn db_evals(_state: &AppState, _config: &CacheConfig) -> Option<std::path::PathBuf> {
     None
-}
-
-/// A value as one line of NDJSON.
-pub(crate) fn ndjson<T: Serialize>(value: &T) -> String {
-    let mut text = serde_json::to_string(value)
-        .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string());
-    text.push('\n');
-    text
-}
-
-/// Cancels the review's searches when the answer's stream is dropped: the client is gone
-/// (or the review ended, when there is nothing left to cancel).
-pub(crate) struct CancelOnDrop<C: Cancel>(pub(crate) C);
-
-/// What a dropped stream cancels: a pool's searches, a database's review.
-pub(crate) trait Cancel {
-    /// Stops the work.
-    fn cancel(&self);
-}
-
-impl Cancel for PoolCanceller {
-    fn cancel(&self) {
-        PoolCanceller::cancel(self);
-    }
-}
-
-impl<C: Cancel> Drop for CancelOnDrop<C> {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
 }
 
 /// The one game of the body, if it can be reviewed: 400 for a damaged game (its error names

@@ -55,9 +55,9 @@ impl GameReviews {
         Arc::clone(&self.places).try_acquire_owned().ok()
     }
 
-    /// `tabla review`'s cache: `evals` in tabla's data directory ([`tabla::data_dir`]).
+    /// `tabla review`'s cache: [`tabla_review::default_cache_dir`].
     pub fn in_data_dir() -> GameReviews {
-        GameReviews::new(tabla::data_dir().map(|dir| dir.join("evals")))
+        GameReviews::new(tabla_review::default_cache_dir())
     }
 
     /// The evaluation cache's root, if evaluations are kept.

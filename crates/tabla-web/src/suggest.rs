@@ -11,26 +11,16 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Serialize;
 use std::time::Duration;
-use tabla::{Move, Position};
+use tabla::{Color, Move, Position};
 use tabla_analysis::{Analysis, Budget, Request, StopSignal};
-use tabla_engine::Score;
+use tabla_pgn::Eval;
 
-/// The thinking time when the request gives none.
-pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
+/// The thinking time when the request gives none (`tabla go`'s too).
+pub use tabla_analysis::DEFAULT_MOVETIME;
 /// The longest thinking time a request may ask for; longer requests are cut to it.
 pub const MAX_MOVETIME: Duration = Duration::from_secs(10);
 /// Requests that may wait for the engine while it searches; more get 429.
 pub const MAX_WAITING: usize = 8;
-
-/// A score as JSON: `{"centipawns": n}` or `{"mate": n}`, from the side to move's point of view.
-#[derive(Serialize, Debug, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum ScoreJson {
-    /// Centipawns.
-    Centipawns(i32),
-    /// Full moves to mate; negative when the side to move is mated.
-    Mate(i32),
-}
 
 /// The answer of `GET /api/suggest`.
 #[derive(Serialize, Debug)]
@@ -39,8 +29,8 @@ pub struct SuggestJson {
     pub fen: String,
     /// The move.
     pub best: MoveNotations,
-    /// Its score for the side to move.
-    pub score: ScoreJson,
+    /// Its score, White's point of view (tabla's one score type: `{"cp": n}` or `{"mate": n}`).
+    pub score: Eval,
     /// The depth reached.
     pub depth: u32,
     /// The principal variation, from `best` on.
@@ -133,7 +123,7 @@ pub async fn suggest(
         )
     })?;
     let analysis = searched.map_err(ApiError::engine_failed)?;
-    let Some((best, score, depth, pv, nodes)) = best_of(&analysis) else {
+    let Some((best, score, depth, pv, nodes)) = best_of(&analysis, pos.turn()) else {
         return Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the engine returned no move",
@@ -146,10 +136,7 @@ pub async fn suggest(
     Ok(Json(SuggestJson {
         fen: pos.to_fen(),
         best: MoveNotations::of(&pos, best),
-        score: match score {
-            Score::Cp(cp) => ScoreJson::Centipawns(cp),
-            Score::Mate(n) => ScoreJson::Mate(n),
-        },
+        score,
         depth,
         pv: line(&pos, &pv),
         line: numbered,
@@ -159,9 +146,9 @@ pub async fn suggest(
     }))
 }
 
-/// The move an analysis chose, its line's score, depth and moves (from the move on), and the
-/// nodes searched.
-fn best_of(analysis: &Analysis) -> Option<(Move, Score, u32, Vec<Move>, u64)> {
+/// The move an analysis of a position with `turn` to move chose, its line's evaluation, depth
+/// and moves (from the move on), and the nodes searched.
+fn best_of(analysis: &Analysis, turn: Color) -> Option<(Move, Eval, u32, Vec<Move>, u64)> {
     let line = analysis.best()?;
     let best = analysis.best_move.or_else(|| line.pv.first().copied())?;
     let pv = if line.pv.first() == Some(&best) {
@@ -170,7 +157,7 @@ fn best_of(analysis: &Analysis) -> Option<(Move, Score, u32, Vec<Move>, u64)> {
         vec![best]
     };
     let nodes = analysis.nodes.or(line.nodes).unwrap_or(0);
-    Some((best, line.score, line.depth, pv, nodes))
+    Some((best, line.eval(turn), line.depth, pv, nodes))
 }
 
 #[cfg(test)]

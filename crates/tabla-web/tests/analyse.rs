@@ -294,9 +294,9 @@ async fn suggest_asks_the_server_s_uci_engine_and_names_it() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.error());
     let v = a.json();
     assert_eq!(v["engine"], "Fake bound");
-    // What the fake said: 1. e4 at 30 centipawns, 20 nodes.
+    // What the fake said: 1. e4 at 30 centipawns (White to move: White's view too), 20 nodes.
     assert_eq!(v["best"]["uci"], "e2e4");
-    assert_eq!(v["score"]["centipawns"], 30);
+    assert_eq!(v["score"], serde_json::json!({"cp": 30}));
     assert_eq!(
         (v["nodes"].as_u64(), v["line"].as_str()),
         (Some(20), Some("1. e4"))

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use common::{Answer, app, app_with_limit, enc, get, post, send};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 async fn post_pgn(app: Router, body: impl Into<Body>) -> Answer {
     post(app, "/api/pgn", body).await
@@ -454,6 +454,20 @@ async fn suggest_finds_the_mate_in_one() {
     assert_eq!(v["movetime"], 300);
     // tabla's own engine when the server is given none.
     assert_eq!(v["engine"], tabla_engine::uci::ENGINE_NAME);
+
+    // The same mate with colours swapped (python-chess: Bd5# the only mate): the score is
+    // White's point of view, as everywhere in the API, so Black's mate is -1.
+    let a = get(&format!(
+        "/api/suggest?fen={}&movetime=300",
+        enc("K7/8/nk2b3/8/8/8/8/8 b - - 0 1")
+    ))
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    let v = a.json();
+    assert_eq!(
+        (&v["best"]["san"], &v["score"]),
+        (&json!("Bd5#"), &json!({"mate": -1}))
+    );
 }
 
 #[tokio::test]
@@ -500,7 +514,7 @@ async fn suggest_gives_a_legal_move_and_line() {
     }
     assert_eq!(v["line"], expected.as_str(), "{v}");
     assert!(
-        v["score"]["centipawns"].is_i64() || v["score"]["mate"].is_i64(),
+        v["score"]["cp"].is_i64() || v["score"]["mate"].is_i64(),
         "{v}"
     );
 }

@@ -1030,3 +1030,23 @@ fn the_parser_reads_interfaces_aliases_and_unions() {
     );
     assert_eq!(check.problems.len(), 1);
 }
+
+/// The speeds the front end offers (`SPEEDS` in `web/src/db-query.ts`) are the converter's, in
+/// its order (tabla_convert::SPEEDS, which the `speed` columns hold and `--speed` takes).
+#[test]
+fn the_front_end_s_speeds_are_the_converter_s() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/db-query.ts");
+    let source = std::fs::read_to_string(&path).expect("web/src/db-query.ts");
+    let start = "export const SPEEDS = [";
+    let list = source
+        .split_once(start)
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(list, _)| list)
+        .expect("db-query.ts declares `export const SPEEDS = [...]`");
+    let speeds: Vec<&str> = list
+        .split(',')
+        .map(|s| s.trim().trim_matches('\''))
+        .filter(|s| !s.is_empty())
+        .collect();
+    assert_eq!(speeds, tabla_convert::SPEEDS);
+}

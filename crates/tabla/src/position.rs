@@ -64,7 +64,7 @@ pub struct Position {
 /// that resets one position for game after game does not allocate it again each time.
 impl Clone for Position {
     fn clone(&self) -> Position {
-        let mut pos = Position::from_parts_unchecked(self);
+        let mut pos = self.clone_without_history();
         pos.history.clone_from(&self.history);
         pos
     }
@@ -72,7 +72,7 @@ impl Clone for Position {
     fn clone_from(&mut self, source: &Position) {
         let mut history = std::mem::take(&mut self.history);
         history.clone_from(&source.history);
-        *self = Position::from_parts_unchecked(source);
+        *self = source.clone_without_history();
         self.history = history;
     }
 }
@@ -635,20 +635,32 @@ impl Position {
 }
 
 impl Position {
-    /// A copy of the position without its history: the board, side to move, castling rights, en
-    /// passant square, clocks and key, and no moves to undo or count for repetition.
-    pub(crate) fn from_parts_unchecked(other: &Position) -> Position {
+    /// A copy with no move history: the board, side to move, castling rights, en passant square,
+    /// clocks and key, and no moves to undo or count for repetition (cheaper to make than a
+    /// clone; repetition counts start afresh).
+    ///
+    /// ```
+    /// use tabla::Position;
+    ///
+    /// let mut pos = Position::default();
+    /// let e4 = pos.parse_san("e4").unwrap();
+    /// pos.play(e4).unwrap();
+    /// let copy = pos.clone_without_history();
+    /// assert_eq!(copy, pos);
+    /// assert_eq!(copy.moves_played().count(), 0);
+    /// ```
+    pub fn clone_without_history(&self) -> Position {
         Position {
-            board: other.board.clone(),
-            by_color: other.by_color,
-            by_role: other.by_role,
-            kings: other.kings,
-            turn: other.turn,
-            castling: other.castling,
-            ep_square: other.ep_square,
-            halfmoves: other.halfmoves,
-            fullmoves: other.fullmoves,
-            key: other.key,
+            board: self.board.clone(),
+            by_color: self.by_color,
+            by_role: self.by_role,
+            kings: self.kings,
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+            key: self.key,
             history: Vec::new(),
         }
     }

@@ -211,13 +211,6 @@ impl Position {
         }
     }
 
-    /// A copy with no move history (cheaper to make; repetition counts start afresh).
-    pub fn clone_without_history(&self) -> Position {
-        let mut p = Position::from_parts_unchecked(self);
-        p.clear_history();
-        p
-    }
-
     /// The SAN of a legal move without the check or mate sign.
     pub fn san_without_suffix(&self, mv: Move) -> String {
         let mut s = String::with_capacity(8);

@@ -1,12 +1,10 @@
 //! A minimal stand-alone binary for the engine: the UCI loop on standard input and output (no
-//! arguments), `bench [DEPTH]`, or `go DEPTH FEN`. It exists so that the engine can be driven as a
+//! arguments) or `bench [DEPTH]` (`tabla go` is the one-shot search for people). It exists so that the engine can be driven as a
 //! real process (tests, match scripts) before and besides the `tabla` command line.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
-use tabla::Position;
-use tabla_engine::{EndgameTables, Engine, Limits, bench, go, uci};
+use tabla_engine::{bench, uci};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,19 +21,6 @@ fn main() -> ExitCode {
                 Err(()) => return usage("bench takes a depth of at least 1"),
             }
         }
-        Some("go") => {
-            let Some(Ok(depth)) = args.get(1).map(|d| d.parse::<u32>()) else {
-                return usage("go takes a depth and a FEN");
-            };
-            let fen = args[2..].join(" ");
-            let pos = match Position::from_fen(&fen) {
-                Ok(p) => p,
-                Err(e) => return usage(&format!("bad FEN: {e}")),
-            };
-            let mut engine = Engine::new();
-            engine.set_oracle(Some(Arc::new(EndgameTables::standard())));
-            go(&pos, &Limits::depth(depth), &mut engine, &mut io::stdout()).map(|_| ())
-        }
         Some(other) => return usage(&format!("unknown command {other:?}")),
     };
     match outcome {
@@ -51,7 +36,7 @@ fn main() -> ExitCode {
 fn usage(problem: &str) -> ExitCode {
     let _ = writeln!(
         io::stderr(),
-        "tabla-engine: {problem}\nusage: tabla-engine [uci] | bench [DEPTH] | go DEPTH FEN"
+        "tabla-engine: {problem}\nusage: tabla-engine [uci] | bench [DEPTH]"
     );
     ExitCode::from(2)
 }

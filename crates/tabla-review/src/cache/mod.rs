@@ -36,6 +36,19 @@ use tabla::Position;
 /// Files in a configuration's folder above which opening it merges them into one.
 pub const COMPACT_AT: usize = 64;
 
+/// The evaluation cache's default folder, which `tabla review`, the server and Python share:
+/// `evals` in tabla's data directory ([`tabla::data_dir`]: `$XDG_DATA_HOME/tabla`, else
+/// `~/.local/share/tabla`); `None` when there is none.
+///
+/// ```
+/// if let Some(dir) = tabla_review::default_cache_dir() {
+///     assert!(dir.ends_with("tabla/evals"));
+/// }
+/// ```
+pub fn default_cache_dir() -> Option<PathBuf> {
+    tabla::data_dir().map(|dir| dir.join("evals"))
+}
+
 /// How old a leftover temporary file (of a run that died while writing) must be to be removed.
 const STALE_TMP: Duration = Duration::from_secs(3600);
 

@@ -4,7 +4,7 @@
 -- `tabla_review::evals_schema()` holds it (key_hi, key_lo: the position's key as in `positions`;
 -- cp, mate: White's point of view; best, pv: UCI). The result has one row per move; the second
 -- file, sql/review_games.sql, sums it into one row per game (each side's accuracy, ACPL and
--- marks) over this result registered as `review_moves`. scripts/spark/spark_review.py runs both on
+-- marks) over this result registered as `review_moves`. crates/tabla-db/spark/spark_review.py runs both on
 -- Apache Spark; a test in crates/tabla-db (tests/review_sql.rs) runs them on Apache DataFusion and
 -- compares every figure with tabla_review::judge. Both engines run them alike: CASE, CAST, LAG,
 -- VAR_POP, SUM, COUNT, MAX and MIN over windows with constant frames, EXP, SQRT, GREATEST, LEAST,

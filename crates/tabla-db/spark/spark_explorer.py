@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The opening explorer's aggregate (sql/explorer.sql) on Apache Spark, with no tabla code on the
+"""The opening explorer's aggregate (crates/tabla-db/sql/explorer.sql) on Apache Spark, with no tabla code on the
 machines that run it.
 
 Input: a directory written by `tabla convert --positions --max-ply N-1`, holding `positions/`
 and `games/` (Parquet, Hive-partitioned `year=Y/month=M`). The script registers both tables (games
 only when it is there: the query reads only positions, which repeat their game's outcome, Elo sum
 and speed) with Spark's partition discovery (`year` and `month` as int,
-`__HIVE_DEFAULT_PARTITION__` as null), runs the text of sql/explorer.sql with the literal
+`__HIVE_DEFAULT_PARTITION__` as null), runs the text of crates/tabla-db/sql/explorer.sql with the literal
 `${max_ply}` replaced by `--max-ply` (as `tabla db import` does), and writes the result as
 Parquet into `DIR/explorer/` (or `--out`), sorted by key. `tabla db import DIR` then takes the
 three tables as they are (no aggregation on the importing machine). The query casts every
@@ -22,22 +22,22 @@ made with another max-ply than the database's.
 Locally (PyPI `pyspark` 3.5 and a Java 17 runtime, e.g. Debian's `openjdk-17-jre-headless`):
 
     tabla convert --positions --max-ply 49 --out /data/lichess games.pgn.zst
-    python3 scripts/spark/spark_explorer.py /data/lichess --max-ply 50
+    python3 crates/tabla-db/spark/spark_explorer.py /data/lichess --max-ply 50
     tabla db import /data/lichess --db lichess.db --max-ply 50
 
 On a cluster, the driver runs this script and the executors run only Spark: copy `positions/`
 (all the query reads) to the cluster's storage, submit from a checkout of the repository (client
-deploy mode, so the driver reads sql/explorer.sql from the checkout), and copy `explorer/` back
+deploy mode, so the driver reads crates/tabla-db/sql/explorer.sql from the checkout), and copy `explorer/` back
 beside `games/` and `positions/` for `tabla db import DIR`:
 
     spark-submit --master yarn --deploy-mode client \\
         --num-executors 50 --executor-memory 8g --executor-cores 4 \\
-        scripts/spark/spark_explorer.py s3a://bucket/lichess --max-ply 50 --partitions 2000
+        crates/tabla-db/spark/spark_explorer.py s3a://bucket/lichess --max-ply 50 --partitions 2000
     spark-submit --master k8s://https://HOST:443 --deploy-mode client \\
         --conf spark.kubernetes.container.image=apache/spark-py:v3.5.x \\
-        scripts/spark/spark_explorer.py hdfs:///data/lichess --max-ply 50
+        crates/tabla-db/spark/spark_explorer.py hdfs:///data/lichess --max-ply 50
 
-In cluster deploy mode, ship the query with `--files sql/explorer.sql` and pass
+In cluster deploy mode, ship the query with `--files crates/tabla-db/sql/explorer.sql` and pass
 `--sql explorer.sql`. Under spark-submit, the master is spark-submit's unless `--master` is
 given. Paths are Hadoop URIs (`s3a://`, `hdfs://`, `gs://`, `file://`) or local paths.
 
@@ -45,7 +45,7 @@ Options: --max-ply N (default 50), --master URL (default local[2] outside spark-
 --partitions N (the shuffle's partitions: at most that many explorer files; default Spark's),
 --out DIR, --sql FILE, --overwrite (replace an existing explorer/).
 
-Verified against `tabla db import` on DataFusion by scripts/spark/spark_check.sh.
+Verified against `tabla db import` on DataFusion by crates/tabla-db/spark/spark_check.sh.
 """
 
 import argparse
@@ -55,7 +55,7 @@ import pathlib
 import sys
 import time
 
-DEFAULT_SQL = pathlib.Path(__file__).resolve().parents[2] / "sql" / "explorer.sql"
+DEFAULT_SQL = pathlib.Path(__file__).resolve().parents[1] / "sql" / "explorer.sql"
 
 
 def join(base, name):
@@ -65,7 +65,7 @@ def join(base, name):
 
 def main():
     parser = argparse.ArgumentParser(
-        description="Run sql/explorer.sql on Spark over a `tabla convert --positions` directory "
+        description="Run crates/tabla-db/sql/explorer.sql on Spark over a `tabla convert --positions` directory "
         "and write DIR/explorer/ for `tabla db import DIR`."
     )
     parser.add_argument("dir", help="directory (path or URI) holding positions/ (and games/)")
@@ -79,7 +79,7 @@ def main():
         help="shuffle partitions: at most that many explorer files (default Spark's)",
     )
     parser.add_argument("--out", help="where to write the aggregate (default DIR/explorer)")
-    parser.add_argument("--sql", default=str(DEFAULT_SQL), help="the query (sql/explorer.sql)")
+    parser.add_argument("--sql", default=str(DEFAULT_SQL), help="the query (crates/tabla-db/sql/explorer.sql)")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing output")
     args = parser.parse_args()
     if not 1 <= args.max_ply <= 1000:
@@ -87,9 +87,9 @@ def main():
     try:
         query = pathlib.Path(args.sql).read_text(encoding="utf-8")
     except OSError as e:
-        parser.error(f"--sql {args.sql}: {e.strerror}; give the path of sql/explorer.sql")
+        parser.error(f"--sql {args.sql}: {e.strerror}; give the path of crates/tabla-db/sql/explorer.sql")
     if "${max_ply}" not in query:
-        parser.error(f"--sql {args.sql}: no ${{max_ply}} in it; is it sql/explorer.sql?")
+        parser.error(f"--sql {args.sql}: no ${{max_ply}} in it; is it crates/tabla-db/sql/explorer.sql?")
     query = query.replace("${max_ply}", str(args.max_ply))
     out = args.out or join(args.dir, "explorer")
 

@@ -15,7 +15,7 @@ Steps, in a temporary directory:
      (game_id, ply, zobrist) rows.
 Prints the figures; exit status 1 on any difference, 2 when a tool is missing.
 
-Usage: python3 scripts/spark/spark_pgn_check.py [--tabla BIN] [--partitions N] [--keep] [PGN...]
+Usage: python3 crates/tabla-db/spark/spark_pgn_check.py [--tabla BIN] [--partitions N] [--keep] [PGN...]
 """
 
 import argparse
@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that the explorer's aggregate written by Apache Spark (scripts/spark/spark_explorer.py, Spark in
+# Checks that the explorer's aggregate written by Apache Spark (crates/tabla-db/spark/spark_explorer.py, Spark in
 # local mode) gives the same `tabla db explore --json` answers as the one `tabla db import` makes
 # with DataFusion. Not run in CI: it needs PyPI's `pyspark` (3.5) and a Java 17 runtime (Debian's
 # `openjdk-17-jre-headless`), and takes a few minutes.
@@ -9,19 +9,19 @@
 #   2. tabla convert --positions --max-ply 49 --out parquet --threads 1 --number-games 1
 #      (the same PGN; on one thread both number the games 1, 2, 3... in the inputs' order, so
 #      that game ids are the same in both databases)
-#   3. scripts/spark/spark_explorer.py parquet --max-ply 50        (Spark writes parquet/explorer/)
+#   3. crates/tabla-db/spark/spark_explorer.py parquet --max-ply 50        (Spark writes parquet/explorer/)
 #   4. tabla db import parquet --db spark --max-ply 50       (takes the three tables as they are)
 #   5. the row counts of games and positions, the explorer table summed per group (sorted), the
 #      column types Spark wrote, and `tabla db explore --json` for 7 positions (a transposition
 #      among them) under 11 filters, compared byte for byte between the two databases.
 # Prints every difference and a summary; exits 1 on any difference, 2 when a tool is missing.
 #
-# Usage: scripts/spark/spark_check.sh [--tabla BIN] [--keep] [PGN...]
+# Usage: crates/tabla-db/spark/spark_check.sh [--tabla BIN] [--keep] [PGN...]
 #   BIN: the tabla binary (default $TABLA_BIN, else target/release/tabla, else target/debug/tabla);
 #   PGN: the inputs (default the corpus's pgn/*.pgn, see scripts/corpus.py, else testdata/pgn);
 #   --keep: keep the temporary directory and print where it is.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 
 tabla=${TABLA_BIN:-}
 keep=0
@@ -77,9 +77,9 @@ t=$(now)
   --number-games 1 "${pgn[@]}"
 echo "   $(elapsed "$t") s"
 
-echo "== 3. Spark: scripts/spark/spark_explorer.py parquet --max-ply $max_ply --master local[2]"
+echo "== 3. Spark: crates/tabla-db/spark/spark_explorer.py parquet --max-ply $max_ply --master local[2]"
 t=$(now)
-python3 "$root/scripts/spark/spark_explorer.py" "$work/parquet" --max-ply "$max_ply" \
+python3 "$root/crates/tabla-db/spark/spark_explorer.py" "$work/parquet" --max-ply "$max_ply" \
   --master 'local[2]' 2>"$work/spark.err" >"$work/spark.out" || {
   cat "$work/spark.out" "$work/spark.err" >&2
   echo "spark_check: spark_explorer.py failed" >&2
@@ -124,7 +124,7 @@ done
 # An import aggregates each positions file apart (a key in two files has a row in each part, and
 # queries sum them), Spark all at once: the tables are compared as sums per group. The import
 # keeps the positions it counts for at least 32 games, Spark's table every position: the popular
-# ones are compared as they are, and Spark's whole table with sql/explorer.sql run by DataFusion
+# ones are compared as they are, and Spark's whole table with crates/tabla-db/sql/explorer.sql run by DataFusion
 # over the first database's positions.
 groups="key_hi, key_lo, uci, rating_group, speed, year, month"
 sums="SUM(games) AS games, SUM(white) AS white, SUM(draws) AS draws, SUM(black) AS black, \
@@ -142,10 +142,10 @@ counted=$(grep -v '^--' "$root/sql/explorer.sql" | sed "s/\${max_ply}/$max_ply/"
 "$tabla" db sql --db "$work/spark" --csv \
   "SELECT $groups, $sums FROM explorer GROUP BY $groups ORDER BY $groups" >"$work/b.out"
 if cmp -s "$work/a.out" "$work/b.out"; then
-  echo "   same      sql/explorer.sql on DataFusion over positions, and Spark's table ($(wc -l <"$work/a.out") lines)"
+  echo "   same      crates/tabla-db/sql/explorer.sql on DataFusion over positions, and Spark's table ($(wc -l <"$work/a.out") lines)"
 else
   differ=$((differ + 1))
-  echo "   DIFFERENT sql/explorer.sql on DataFusion over positions, and Spark's table"
+  echo "   DIFFERENT crates/tabla-db/sql/explorer.sql on DataFusion over positions, and Spark's table"
   diff "$work/a.out" "$work/b.out" | head -20 | sed 's/^/      /'
 fi
 compared=$((compared + 1))

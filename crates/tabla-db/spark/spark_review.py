@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The engine review of games (sql/review.sql, sql/review_games.sql) on Apache Spark: positions
+"""The engine review of games (crates/tabla-db/sql/review.sql, crates/tabla-db/sql/review_games.sql) on Apache Spark: positions
 evaluated on the executors, one engine per task, with no tabla code there beyond the `tabla`
 Python package (and none at all with `--evaluator python-chess`).
 
@@ -15,15 +15,15 @@ games' length: the review needs whole games), holding `positions/` and `games/`.
    at the task's end), and searches each position afresh (`ucinewgame`) with a fixed
    node budget, so that the answer does not depend on the task, the order or the machine. A
    position without a legal move is answered without searching: checkmate as mate 0, stalemate
-   as cp 0, as tabla's engines answer them (sql/review.sql relies on it).
+   as cp 0, as tabla's engines answer them (crates/tabla-db/sql/review.sql relies on it).
 4. The new rows appended to the evals table (`DIR/evals/`, or --evals): Parquet with
    tabla_review::evals_schema()'s columns key_hi, key_lo (bigint), cp, mate (int, White's point
    of view, one of them set), best (UCI, null without a legal move), pv (UCI moves separated by
    spaces). Beside them `_tabla.json` holds the engine, its options and the node budget; a run
    with others is refused (evaluations of two configurations must not mix), as tabla review
    keeps one cache folder per configuration.
-5. sql/review.sql over `positions` and `evals`, written to `OUT/review_moves/`, then
-   sql/review_games.sql over it, written to `OUT/review_games/` (OUT: DIR/review, or --out).
+5. crates/tabla-db/sql/review.sql over `positions` and `evals`, written to `OUT/review_moves/`, then
+   crates/tabla-db/sql/review_games.sql over it, written to `OUT/review_games/` (OUT: DIR/review, or --out).
 
 Evaluators (--evaluator):
 - `tabla` (the default): `tabla.Engine(path=ENGINE or None, options={...}, engines=1)` and its
@@ -40,11 +40,11 @@ Locally (PyPI `pyspark` 3.5, a Java 17 runtime such as Debian's `openjdk-17-jre-
 `chess` or `tabla` installed):
 
     tabla convert --positions --out /data/games games.pgn
-    python3 scripts/spark/spark_review.py /data/games --evaluator python-chess \\
+    python3 crates/tabla-db/spark/spark_review.py /data/games --evaluator python-chess \\
         --engine /usr/games/stockfish --nodes 1000000
 
 On a cluster the driver runs this script from a checkout (client deploy mode, so that it reads
-sql/ there; in cluster mode ship `--files sql/review.sql,sql/review_games.sql` and pass
+crates/tabla-db/sql/ there; in cluster mode ship `--files crates/tabla-db/sql/review.sql,crates/tabla-db/sql/review_games.sql` and pass
 `--sql-dir .`), and the executors need Python with `tabla` (or `chess`) and, for a UCI engine,
 the engine's binary. The `tabla` wheel holds native code, which --py-files cannot ship: install
 it in the nodes' image, or pack a virtual environment (`venv-pack`, `conda-pack`) and ship it
@@ -58,7 +58,7 @@ Spread the evaluation over many more tasks than cores (--tasks), so that slow po
         --conf spark.pyspark.python=./env/bin/python \\
         --conf spark.pyspark.driver.python=$(which python3) \\
         --num-executors 50 --executor-cores 8 --executor-memory 8g \\
-        scripts/spark/spark_review.py s3a://bucket/games --evaluator tabla --engine stockfish \\
+        crates/tabla-db/spark/spark_review.py s3a://bucket/games --evaluator tabla --engine stockfish \\
         --engine-option Hash=64 --nodes 1000000 --tasks 4000
 
 An --engine that is not a path on the executor is looked up among the files shipped with
@@ -70,7 +70,7 @@ Options: --evals DIR, --out DIR, --nodes N (default 450000, as tabla review), --
 tasks; default 4 per core), --master URL (default local[2] outside spark-submit), --sql-dir DIR,
 --overwrite (replace OUT's tables; the evals table is only ever appended to).
 
-Checked against `tabla review --json` by scripts/spark/spark_review_check.sh.
+Checked against `tabla review --json` by crates/tabla-db/spark/spark_review_check.sh.
 """
 
 import argparse
@@ -80,7 +80,7 @@ import pathlib
 import sys
 import time
 
-SQL_DIR = pathlib.Path(__file__).resolve().parents[2] / "sql"
+SQL_DIR = pathlib.Path(__file__).resolve().parents[1] / "sql"
 
 
 def join(base, name):
@@ -280,7 +280,7 @@ def write_sidecar(spark, path, value):
 def main():
     parser = argparse.ArgumentParser(
         description="Review the games of a `tabla convert --positions` directory on Spark: "
-        "evaluate their distinct positions, then run sql/review.sql and sql/review_games.sql."
+        "evaluate their distinct positions, then run crates/tabla-db/sql/review.sql and crates/tabla-db/sql/review_games.sql."
     )
     parser.add_argument("dir", help="directory (path or URI) holding positions/ and games/")
     parser.add_argument("--evals", help="the evals table (default DIR/evals)")
@@ -294,7 +294,7 @@ def main():
     parser.add_argument("--nodes", type=int, default=450_000, help="nodes per position")
     parser.add_argument("--tasks", type=int, help="evaluation tasks (default 4 per core)")
     parser.add_argument("--master", help="Spark master (default: spark-submit's, else local[2])")
-    parser.add_argument("--sql-dir", default=str(SQL_DIR), help="where review.sql is (sql/)")
+    parser.add_argument("--sql-dir", default=str(SQL_DIR), help="where review.sql is (crates/tabla-db/sql/)")
     parser.add_argument("--overwrite", action="store_true", help="replace OUT's tables")
     args = parser.parse_args()
     if args.evaluator == "python-chess" and not args.engine:

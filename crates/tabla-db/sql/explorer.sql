@@ -1,11 +1,11 @@
 -- The opening explorer's aggregate, defined over the `positions` table as `tabla convert
 -- --positions` writes it (docs/db.md): each position row repeats its game's outcome, Elo sum and
 -- speed, and sits in its game's `year=Y/month=M` partition, so no join with `games` is needed.
--- `tabla db import` runs it on Apache DataFusion for each import; scripts/spark/spark_explorer.py runs
+-- `tabla db import` runs it on Apache DataFusion for each import; crates/tabla-db/spark/spark_explorer.py runs
 -- the same file on Apache Spark. It keeps to SQL that both engines run alike: SELECT, CASE, CAST,
 -- COUNT, SUM, GROUP BY an alias; output columns cast to their type; no division.
 --
--- `${max_ply}` is the database's max-ply (tabla substitutes it; so does scripts/spark/spark_explorer.py).
+-- `${max_ply}` is the database's max-ply (tabla substitutes it; so does crates/tabla-db/spark/spark_explorer.py).
 -- `tabla db import` keeps the result's rows of the positions it counts for at least 32 games
 -- (the others are counted from `positions` by the same rule when asked); Spark's result keeps
 -- them all.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the engine review on Apache Spark (scripts/spark/spark_review.py, Spark in local mode, Stockfish
+# Checks the engine review on Apache Spark (crates/tabla-db/spark/spark_review.py, Spark in local mode, Stockfish
 # through python-chess or tabla's Python package) against `tabla review --json` and against
 # `tabla db review` on the same games with the same engine and node budget, one thread per engine. Not run in CI: it needs PyPI's `pyspark` (3.5) and `chess`
 # (or the `tabla` wheel), a Java 17 runtime (Debian's `openjdk-17-jre-headless`) and a UCI engine, and takes minutes.
@@ -7,7 +7,7 @@
 # Steps, in a temporary directory:
 #   1. the first N games of the PGN (default 20 of the corpus's lichess_db_1000k.pgn)
 #   2. tabla convert --positions --out parquet --threads 1 --number-games 1   (game i is id i)
-#   3. scripts/spark/spark_review.py parquet --evaluator EVALUATOR --engine ENGINE --nodes NODES
+#   3. crates/tabla-db/spark/spark_review.py parquet --evaluator EVALUATOR --engine ENGINE --nodes NODES
 #      (evaluates the distinct positions into parquet/evals/, then writes parquet/review/)
 #   4. tabla review --json --engine ENGINE --nodes NODES --engines 1 --cache cache
 #   5. tabla db import games.pgn --db db; tabla db review --db db --engine ENGINE --nodes NODES
@@ -20,13 +20,13 @@
 #   BIN needs the feature `db` (cargo build --release -p tabla-cli --features db).
 # Prints the differences and a summary; exits 1 on any difference, 2 when a tool is missing.
 #
-# Usage: scripts/spark/spark_review_check.sh [--tabla BIN] [--engine PATH] [--nodes N] [--games N]
+# Usage: crates/tabla-db/spark/spark_review_check.sh [--tabla BIN] [--engine PATH] [--nodes N] [--games N]
 #                                      [--evaluator python-chess|tabla] [--python PY] [--keep] [PGN]
 #   BIN: the tabla binary (default $TABLA_BIN, else target/release/tabla, else target/debug/tabla);
 #   PY: a Python with pyspark, pyarrow and the evaluator's package (default $PYTHON, else python3);
 #   ENGINE: default /usr/games/stockfish; NODES: default 20000; --keep: keep the directory.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 
 tabla=${TABLA_BIN:-}
 python=${PYTHON:-python3}
@@ -99,9 +99,9 @@ EOF
 echo "== 2. tabla convert --positions --threads 1 --number-games 1"
 "$tabla" convert --positions --out "$work/parquet" --threads 1 --number-games 1 "$work/games.pgn"
 
-echo "== 3. Spark: scripts/spark/spark_review.py --evaluator $evaluator --master local[2]"
+echo "== 3. Spark: crates/tabla-db/spark/spark_review.py --evaluator $evaluator --master local[2]"
 t=$(now)
-"$python" "$root/scripts/spark/spark_review.py" "$work/parquet" --evaluator "$evaluator" \
+"$python" "$root/crates/tabla-db/spark/spark_review.py" "$work/parquet" --evaluator "$evaluator" \
   --engine "$engine" --nodes "$nodes" --master 'local[2]' \
   2>"$work/spark.err" >"$work/spark.out" || {
   cat "$work/spark.out" "$work/spark.err" >&2
