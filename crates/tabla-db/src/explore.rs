@@ -9,7 +9,7 @@
 //! anything with a player filter.
 
 use crate::filters::{Filters, month_of, played_months};
-use crate::game_refs::{GameRef, Reached};
+use crate::game_refs::{GameRef, Reached, Scanned};
 use crate::values::{int_at, ints, str_at, strings};
 use crate::{Database, DbError};
 use arrow_array::{Array, Int64Array};
@@ -318,10 +318,6 @@ impl Database {
 
 /// Tallies per move (UCI).
 type Tallies = std::collections::BTreeMap<String, Tally>;
-
-/// Per batch (index in the lookups' batches), the games of the position read from its
-/// `positions` under the filters of the question.
-pub(crate) type Scanned = std::collections::HashMap<usize, Vec<Reached>>;
 
 /// The tally of `uci` in `out` (no text copied when it is there: a popular position has many
 /// rows per move).

@@ -4,7 +4,6 @@
 //! up, or through DataFusion for a player filter or a very popular position) or from the lists
 //! of a popular position (`lists.rs`); their details by id from `game_refs`.
 
-use crate::explore::Scanned;
 use crate::filters::{Filters, played_months};
 use crate::lists::GAMES_LISTED;
 use crate::tables::GAME_REFS_COLUMNS;
@@ -62,6 +61,10 @@ pub(crate) struct Reached {
     pub(crate) elo_sum: Option<i64>,
     pub(crate) played_on: Option<i64>,
 }
+
+/// Per batch (index in the lookups' batches), the games of the position read from its
+/// `positions` under the filters of the question.
+pub(crate) type Scanned = std::collections::HashMap<usize, Vec<Reached>>;
 
 /// The first [`GAMES_LISTED`] of `games` by `rank` (highest first, then by id) among those
 /// that have one.
