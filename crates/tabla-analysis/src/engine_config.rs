@@ -48,6 +48,14 @@ pub enum ConfigError {
         /// Why.
         source: io::Error,
     },
+    /// The engine's path could not be made absolute (the current directory is gone).
+    #[error("the path {}: {source}", path.display())]
+    Absolute {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// Neither `XDG_CONFIG_HOME` nor `HOME` is set, so there is no configuration directory.
     #[error("no configuration directory: neither XDG_CONFIG_HOME nor HOME is set")]
     NoDirectory,
@@ -212,6 +220,37 @@ impl EngineConfig {
             engine: path.to_string_lossy().into_owned(),
             options: Vec::new(),
         }
+    }
+
+    /// What `tabla engine set` keeps for the engine at `path` with `options`: a path with a
+    /// directory made absolute (the file is read from other directories); a bare name
+    /// (`stockfish`) stays one, looked up on the `PATH`; `tabla` is tabla's own.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use tabla_analysis::EngineConfig;
+    /// let bare = EngineConfig::to_keep(Path::new("stockfish"), Vec::new()).unwrap();
+    /// assert_eq!(bare.engine, "stockfish");
+    /// let relative = EngineConfig::to_keep(Path::new("bin/engine"), Vec::new()).unwrap();
+    /// assert!(Path::new(&relative.engine).is_absolute());
+    /// assert_eq!(EngineConfig::to_keep(Path::new("tabla"), Vec::new()).unwrap().engine, "tabla");
+    /// ```
+    pub fn to_keep(
+        path: &Path,
+        options: Vec<(String, String)>,
+    ) -> Result<EngineConfig, ConfigError> {
+        let path = if path.as_os_str() != TABLA_ENGINE && path.components().count() > 1 {
+            std::path::absolute(path).map_err(|source| ConfigError::Absolute {
+                path: path.to_owned(),
+                source,
+            })?
+        } else {
+            path.to_owned()
+        };
+        Ok(EngineConfig {
+            options,
+            ..EngineConfig::named(&path)
+        })
     }
 
     /// The engine it names.

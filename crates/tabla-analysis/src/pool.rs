@@ -105,6 +105,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Pool {
+    /// The most engines commands and Python start in one pool (`tabla review --engines`,
+    /// `tabla.Engine(engines=)`).
+    pub const MAX_SIZE: usize = 256;
+
     /// The default number of engines: one per core.
     pub fn default_size() -> usize {
         std::thread::available_parallelism().map_or(1, usize::from)

@@ -54,6 +54,19 @@ pub enum BudgetError {
         /// What stood there.
         value: String,
     },
+    /// A number of [`Budget::one_of`] out of its range: what was given and what is expected.
+    #[error("{kind}={value}: give {expected}")]
+    OutOfRange {
+        /// `nodes`, `depth` or `movetime`.
+        kind: &'static str,
+        /// What was given.
+        value: i64,
+        /// The range, in words (`a depth from 1 to 100`).
+        expected: String,
+    },
+    /// More than one of a node count, a depth and a movetime were given.
+    #[error("give one of nodes, depth and movetime, not several")]
+    Several,
 }
 
 impl FromStr for Budget {
@@ -107,6 +120,65 @@ impl fmt::Display for Budget {
 }
 
 impl Budget {
+    /// The deepest search commands and Python ask for ([`Budget::one_of`]).
+    pub const MAX_DEPTH: u32 = 100;
+
+    /// The budget of at most one of a node count, a depth (plies) and a movetime
+    /// (milliseconds), as `tabla review --nodes/--depth/--movetime` and Python's `nodes=`,
+    /// `depth=`, `movetime=` give them, else `default`. Each from 1; a depth at most
+    /// [`Budget::MAX_DEPTH`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tabla_analysis::Budget;
+    /// let default = Budget::Nodes(450_000);
+    /// assert_eq!(Budget::one_of(None, None, None, default), Ok(default));
+    /// assert_eq!(Budget::one_of(None, Some(12), None, default), Ok(Budget::Depth(12)));
+    /// assert_eq!(
+    ///     Budget::one_of(None, None, Some(300), default),
+    ///     Ok(Budget::MoveTime(Duration::from_millis(300)))
+    /// );
+    /// let too_deep = Budget::one_of(None, Some(101), None, default).unwrap_err();
+    /// assert_eq!(too_deep.to_string(), "depth=101: give a depth from 1 to 100");
+    /// assert!(Budget::one_of(Some(0), None, None, default).is_err());
+    /// assert!(Budget::one_of(Some(1000), Some(3), None, default).is_err());
+    /// ```
+    pub fn one_of(
+        nodes: Option<i64>,
+        depth: Option<i64>,
+        movetime: Option<i64>,
+        default: Budget,
+    ) -> Result<Budget, BudgetError> {
+        let out_of_range =
+            |kind: &'static str, value: i64, expected: String| BudgetError::OutOfRange {
+                kind,
+                value,
+                expected,
+            };
+        match (nodes, depth, movetime) {
+            (None, None, None) => Ok(default),
+            (Some(n), None, None) => u64::try_from(n)
+                .ok()
+                .filter(|&n| n > 0)
+                .map(Budget::Nodes)
+                .ok_or_else(|| out_of_range("nodes", n, "1 or more nodes".to_owned())),
+            (None, Some(d), None) => u32::try_from(d)
+                .ok()
+                .filter(|d| (1..=Budget::MAX_DEPTH).contains(d))
+                .map(Budget::Depth)
+                .ok_or_else(|| {
+                    let expected = format!("a depth from 1 to {}", Budget::MAX_DEPTH);
+                    out_of_range("depth", d, expected)
+                }),
+            (None, None, Some(ms)) => u64::try_from(ms)
+                .ok()
+                .filter(|&ms| ms > 0)
+                .map(|ms| Budget::MoveTime(Duration::from_millis(ms)))
+                .ok_or_else(|| out_of_range("movetime", ms, "1 or more milliseconds".to_owned())),
+            _ => Err(BudgetError::Several),
+        }
+    }
+
     /// The same bound for tabla's own search.
     ///
     /// ```

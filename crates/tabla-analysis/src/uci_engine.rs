@@ -254,20 +254,12 @@ impl UciEngine {
                     if let Some(nodes) = info.nodes {
                         lines.count_nodes(nodes);
                     }
-                    let Some((score, bound)) = info.score else {
+                    let Some(line) = info.line(Vec::new()) else {
                         continue;
                     };
-                    let pv = self.legal_moves(&request.position, &info.pv, &text)?;
                     let line = Line {
-                        multipv: info.multipv.unwrap_or(1),
-                        score,
-                        bound,
-                        depth: info.depth.unwrap_or(0),
-                        seldepth: info.seldepth,
-                        nodes: info.nodes,
-                        nps: info.nps,
-                        time: info.time_ms.map(Duration::from_millis),
-                        pv,
+                        pv: self.legal_moves(&request.position, &info.pv, &text)?,
+                        ..line
                     };
                     on_line(&line);
                     lines.record(line, request.multipv);

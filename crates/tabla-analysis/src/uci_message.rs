@@ -1,6 +1,8 @@
 //! Reading what a UCI engine prints: one line into a [`Message`], `info` lines into their
 //! fields. Unknown `info` fields are skipped; a known field without a valid value is an error.
 
+use crate::analysis::Line;
+use std::time::Duration;
 use tabla_engine::{Score, ScoreBound};
 
 /// One line from an engine.
@@ -34,6 +36,25 @@ pub(crate) struct Info<'a> {
     pub(crate) time_ms: Option<u64>,
     /// The moves as written; checked against the position by the caller.
     pub(crate) pv: Vec<&'a str>,
+}
+
+impl Info<'_> {
+    /// The line this `info` reports, with `pv` (its moves checked legal by the caller); `None`
+    /// without a score (a progress line: `currmove`, `hashfull`, ...).
+    pub(crate) fn line(&self, pv: Vec<tabla::Move>) -> Option<Line> {
+        let (score, bound) = self.score?;
+        Some(Line {
+            multipv: self.multipv.unwrap_or(1),
+            score,
+            bound,
+            depth: self.depth.unwrap_or(0),
+            seldepth: self.seldepth,
+            nodes: self.nodes,
+            nps: self.nps,
+            time: self.time_ms.map(Duration::from_millis),
+            pv,
+        })
+    }
 }
 
 /// `info` fields with one value that an analysis does not use.
@@ -177,18 +198,7 @@ pub fn fuzz_engine_line(position: &tabla::Position, line: &str) {
             }
         }
         Ok(Message::Info(info)) => {
-            if let Some((score, bound)) = info.score {
-                let line = crate::analysis::Line {
-                    multipv: info.multipv.unwrap_or(1),
-                    score,
-                    bound,
-                    depth: info.depth.unwrap_or(0),
-                    seldepth: info.seldepth,
-                    nodes: info.nodes,
-                    nps: info.nps,
-                    time: info.time_ms.map(std::time::Duration::from_millis),
-                    pv: Vec::new(),
-                };
+            if let Some(line) = info.line(Vec::new()) {
                 let _ = line.eval(position.turn()).to_string();
             }
             let mut walk = position.clone_without_history();

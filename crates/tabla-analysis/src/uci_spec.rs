@@ -137,13 +137,30 @@ impl UciSpec {
     /// ```
     pub fn option_pair(text: &str) -> Result<(String, String), OptionSyntaxError> {
         match text.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() => {
-                Ok((name.trim().to_owned(), value.trim().to_owned()))
-            }
-            _ => Err(OptionSyntaxError {
+            Some((name, value)) => UciSpec::option_parts(name, value),
+            None => Err(OptionSyntaxError {
                 text: text.to_owned(),
             }),
         }
+    }
+
+    /// An option given as its name and value apart (Python's `{"Hash": 64}`), held to the
+    /// rule of [`UciSpec::option_pair`]: a name not empty and without `=`, both trimmed.
+    ///
+    /// ```
+    /// use tabla_analysis::UciSpec;
+    /// assert_eq!(UciSpec::option_parts(" Hash ", "64").unwrap(), ("Hash".into(), "64".into()));
+    /// assert!(UciSpec::option_parts("Hash=64", "32").is_err());
+    /// assert!(UciSpec::option_parts(" ", "32").is_err());
+    /// ```
+    pub fn option_parts(name: &str, value: &str) -> Result<(String, String), OptionSyntaxError> {
+        let name = name.trim();
+        if name.is_empty() || name.contains('=') {
+            return Err(OptionSyntaxError {
+                text: format!("{name}={value}"),
+            });
+        }
+        Ok((name.to_owned(), value.trim().to_owned()))
     }
 
     /// Sets the timeouts.

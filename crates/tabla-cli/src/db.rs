@@ -48,26 +48,19 @@ pub struct DbArgs {
     /// Threads (default: every core).
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
-    /// Memory for sorts, joins and aggregations before they spill to disk, in MiB (less than
-    /// 16 counts as 16; at most 2^30, a pebibyte).
-    #[arg(long, value_name = "MIB", default_value_t = 1024,
-        value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
-    memory: u64,
+    /// Memory for sorts, joins and aggregations before they spill to disk, in MiB (default
+    /// 1024; less than 16 counts as 16; at most 2^30, a pebibyte).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    memory: Option<u64>,
 }
 
 impl DbArgs {
     fn query(&self) -> QueryOptions {
-        QueryOptions {
-            threads: self
-                .threads
-                .unwrap_or_else(|| {
-                    std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
-                })
-                .get(),
-            // At most 2^50 bytes (the argument's range): no overflow.
-            memory: usize::try_from(self.memory.max(16) << 20).unwrap_or(usize::MAX),
-            spill_dir: None,
-        }
+        // At most 2^50 bytes (the argument's range): no overflow.
+        let memory = self
+            .memory
+            .map(|mib| usize::try_from(mib << 20).unwrap_or(usize::MAX));
+        QueryOptions::new(self.threads.map(NonZeroUsize::get), memory)
     }
 }
 
@@ -200,7 +193,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     filters: FilterArgs,
     /// How many games to list.
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = tabla_db::DEFAULT_LIMIT)]
     limit: usize,
     /// Skip this many games of the list.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -287,7 +280,7 @@ fn review(args: DbReviewArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let filters = args.filters.filters()?;
     let db = Database::open_with(&args.db.db, &args.db.query())?;
     let rules = args.engine.rules();
-    let budget = args.engine.budget();
+    let budget = args.engine.budget()?;
     let mut engine = args.engine.start()?;
     let with = match engine.as_mut() {
         None => tabla_db::ReviewWith::FromEvals,
@@ -408,11 +401,7 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             Ok(())
         }
         DbCommand::Explore(args) => {
-            let target = match (args.fen, args.moves) {
-                (Some(fen), _) => Target::Fen(fen),
-                (None, Some(moves)) => Target::Moves(moves),
-                (None, None) => Target::Fen("startpos".to_owned()),
-            };
+            let target = Target::from_fen_or_moves(args.fen, args.moves)?;
             let filters = args.filters.filters()?;
             // Check the arguments before opening the database.
             target.position()?;
@@ -498,20 +487,13 @@ fn run_other(command: DbCommand, out: &mut impl Write) -> anyhow::Result<()> {
 }
 
 fn search(args: SearchArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let query = if let Some(fen) = args.fen {
-        SearchQuery::Position(Target::Fen(fen))
-    } else if let Some(moves) = args.moves {
-        SearchQuery::Position(Target::Moves(moves))
-    } else if let Some(m) = args.material {
-        SearchQuery::material(&m, args.either_color)?
-    } else if let Some(p) = args.pattern {
-        SearchQuery::Pattern(tabla_db::parse_pattern(&p)?)
-    } else {
-        anyhow::bail!("give what to search for: --fen, --moves, --material or --pattern");
-    };
-    if let SearchQuery::Position(t) = &query {
-        t.position()?;
-    }
+    let query = SearchQuery::one_of(
+        args.fen.as_deref(),
+        args.moves.as_deref(),
+        args.material.as_deref(),
+        args.pattern.as_deref(),
+        args.either_color,
+    )?;
     let filters = args.filters.filters()?;
     let db = Database::open_with(&args.db.db, &args.db.query())?;
     let answer = db.search(&query, &filters, args.limit, args.offset)?;

@@ -5,8 +5,8 @@
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use std::io::Write;
-use std::path::PathBuf;
-use tabla_analysis::{ChosenBy, EngineChoice, EngineConfig, EngineSpec, TABLA_ENGINE, UciSpec};
+use std::path::{Path, PathBuf};
+use tabla_analysis::{ChosenBy, EngineChoice, EngineConfig, EngineSpec, UciSpec};
 
 /// Which engine: `--engine`, else the configured default.
 #[derive(Args, Debug, Clone, Default)]
@@ -84,19 +84,8 @@ pub fn run(command: EngineCommand, out: &mut impl Write) -> anyhow::Result<()> {
                 .map(|text| UciSpec::option_pair(text))
                 .collect::<Result<Vec<_>, _>>()
                 .context("--engine-option")?;
-            // A path with a directory is made absolute (the file is read from other
-            // directories); a bare name (`stockfish`) stays one, looked up on the PATH.
-            let engine = if engine.as_os_str() != TABLA_ENGINE && engine.components().count() > 1 {
-                std::path::absolute(&engine)
-                    .with_context(|| format!("the path {}", engine.display()))?
-            } else {
-                engine
-            };
-            let config = EngineConfig {
-                options,
-                ..EngineConfig::named(&engine)
-            };
-            let choice = EngineChoice::resolve(Some(&engine), &config.options)?;
+            let config = EngineConfig::to_keep(&engine, options)?;
+            let choice = EngineChoice::resolve(Some(Path::new(&config.engine)), &config.options)?;
             let name = started_name(&choice.spec)?;
             let file = EngineConfig::path().ok_or(tabla_analysis::ConfigError::NoDirectory)?;
             config.write(&file)?;

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use tabla::Validation;
-use tabla_analysis::{Analyser, Budget, EngineSpec, Request, TablaAnalyser, UciEngine};
-use tabla_engine::{EndgameTables, Engine, bench, uci};
+use tabla_analysis::{Budget, EngineSpec, Request};
+use tabla_engine::{EndgameOracle, EndgameTables, bench, uci};
 
 /// Arguments of `tabla go`.
 #[derive(Args, Debug)]
@@ -65,27 +65,18 @@ pub fn go(args: GoArgs, out: &mut (impl Write + Send)) -> anyhow::Result<()> {
         (Some(movetime), _, _) => Budget::MoveTime(Duration::from_millis(movetime)),
         (None, _, _) => Budget::MoveTime(tabla_analysis::DEFAULT_MOVETIME),
     };
-    let mut engine: Box<dyn Analyser> = match args.engine.choose()?.spec {
-        EngineSpec::Tabla => {
-            let mut engine = Engine::new();
-            engine.set_threads(args.threads as usize);
-            engine.set_oracle(Some(Arc::new(EndgameTables::standard_with_tablebase(
-                args.tb_dir.as_deref(),
-            ))));
-            Box::new(TablaAnalyser::with_engine(engine))
-        }
-        EngineSpec::Uci(_) if args.tb_dir.is_some() => {
+    let spec = args.engine.choose()?.spec;
+    let tables: Option<Arc<dyn EndgameOracle>> = match (&spec, &args.tb_dir) {
+        (EngineSpec::Tabla, dir) => Some(Arc::new(EndgameTables::standard_with_tablebase(
+            dir.as_deref(),
+        ))),
+        (EngineSpec::Uci(_), Some(_)) => {
             anyhow::bail!("--tb-dir: tabla's endgame tables are for tabla's engine, not a UCI one")
         }
-        EngineSpec::Uci(spec) => {
-            let spec = if args.threads > 1 {
-                spec.option("Threads", args.threads.to_string())
-            } else {
-                spec
-            };
-            Box::new(UciEngine::start(spec)?)
-        }
+        (EngineSpec::Uci(_), None) => None,
     };
+    let threads = usize::try_from(args.threads).unwrap_or(tabla_engine::MAX_THREADS);
+    let mut engine = spec.start_with(threads, tables)?;
     tabla_analysis::go(engine.as_mut(), &Request::new(pos, budget), out)?;
     Ok(())
 }

@@ -96,10 +96,10 @@ enum Command {
 #[derive(Args, Debug)]
 struct ServeArgs {
     /// The address to listen on.
-    #[arg(long, default_value = "127.0.0.1")]
+    #[arg(long, default_value = tabla_web::DEFAULT_HOST)]
     host: String,
     /// The port to listen on (0: any free port, printed at start).
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = tabla_web::DEFAULT_PORT)]
     port: u16,
     /// The largest PGN a client may send, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = tabla_web::DEFAULT_BODY_LIMIT)]

@@ -107,17 +107,8 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
                 for problem in &game.problems {
                     bar.suspend(|| eprintln!("{}", problem.report()));
                 }
-                if note_repairs && !game.problems.is_empty() {
-                    let note: Vec<String> = game
-                        .problems
-                        .iter()
-                        .map(tabla_pgn::PgnError::report)
-                        .collect();
-                    let comment = tabla_pgn::Comment::parse(&format!("tabla: {}", note.join("; ")));
-                    match game.moves.nodes.first_mut() {
-                        Some(first) => first.comments_before.insert(0, comment),
-                        None => game.moves.comments.insert(0, comment),
-                    }
+                if note_repairs {
+                    game.note_problems();
                 }
                 out.write_all(tabla_pgn::write_game_with(&game, &options).as_bytes())?;
             }

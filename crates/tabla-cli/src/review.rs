@@ -53,20 +53,21 @@ pub struct EngineArgs {
     #[command(flatten)]
     choice: crate::engine_choice::EngineChoiceArgs,
     /// Engines searching at once, one thread each (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=Pool::MAX_SIZE as i64))]
     engines: Option<u32>,
     /// Nodes searched in each position (default 450000).
-    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "movetime"], value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
-    /// Plies searched in each position, instead of a node budget.
-    #[arg(long, value_name = "D", conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
-    depth: Option<u32>,
+    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "movetime"], value_parser = clap::value_parser!(i64).range(1..))]
+    nodes: Option<i64>,
+    /// Plies searched in each position, instead of a node budget (at most 100).
+    #[arg(long, value_name = "D", conflicts_with = "movetime",
+          value_parser = clap::value_parser!(i64).range(1..=i64::from(Budget::MAX_DEPTH)))]
+    depth: Option<i64>,
     /// Milliseconds searched in each position, instead of a node budget.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    movetime: Option<u64>,
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(i64).range(1..))]
+    movetime: Option<i64>,
     /// Whose marks: lichess's site (the default) or lichess's open-database files.
-    #[arg(long, default_value = "lichess", value_parser = rules_parser())]
-    rules: Rules,
+    #[arg(long, value_parser = rules_parser())]
+    rules: Option<Rules>,
     /// Seconds between writes of new evaluations to the cache, at most (what an interrupted run
     /// can lose).
     #[arg(long, value_name = "SECS", default_value_t = tabla_review::FLUSH_EVERY.as_secs(), hide = true)]
@@ -76,17 +77,18 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// `--rules`.
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.rules.unwrap_or_default()
     }
 
-    /// Each position's budget: `--depth`, `--movetime`, else `--nodes` (default
-    /// [`DEFAULT_NODES`]).
-    pub fn budget(&self) -> Budget {
-        match (self.nodes, self.depth, self.movetime) {
-            (_, Some(depth), _) => Budget::Depth(depth),
-            (_, _, Some(ms)) => Budget::MoveTime(Duration::from_millis(ms)),
-            (nodes, _, _) => Budget::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
-        }
+    /// Each position's budget: `--nodes`, `--depth` or `--movetime`, else [`DEFAULT_NODES`]
+    /// nodes ([`Budget::one_of`], as Python's).
+    pub fn budget(&self) -> anyhow::Result<Budget> {
+        Ok(Budget::one_of(
+            self.nodes,
+            self.depth,
+            self.movetime,
+            Budget::Nodes(DEFAULT_NODES),
+        )?)
     }
 
     /// `--flush-secs`.
@@ -120,7 +122,7 @@ fn rules_parser() -> impl clap::builder::TypedValueParser<Value = Rules> {
 /// hangs stops the review: the games after it get an error without a search.
 pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome> {
     let rules = args.engine.rules();
-    let budget = args.engine.budget();
+    let budget = args.engine.budget()?;
     let mut engine = match args.engine.start()? {
         None => None,
         Some((pool, spec)) => {

@@ -6,7 +6,7 @@ use clap::Subcommand;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tabla::{Position, plural, plural_with};
-use tabla_endgame::{Built, Men, Tablebase, build, default_tablebase_dir};
+use tabla_endgame::{Built, MAX_MEN, MIN_MEN, Men, Tablebase, build, default_tablebase_dir};
 
 /// The `tabla tb` subcommands.
 #[derive(Subcommand, Debug)]
@@ -77,8 +77,8 @@ pub fn run(command: TbCommand, out: &mut impl Write) -> anyhow::Result<()> {
             threads,
         } => {
             let targets: Vec<Men> = match men {
-                Some(n) if (3..=tabla_endgame::MAX_MEN).contains(&n) => Men::all(n),
-                Some(n) => anyhow::bail!("--men {n}: the tables hold 3 to 5 men"),
+                Some(n) if (MIN_MEN..=MAX_MEN).contains(&n) => Men::all(n),
+                Some(n) => anyhow::bail!("--men {n}: the tables hold {MIN_MEN} to {MAX_MEN} men"),
                 None => endings
                     .iter()
                     .map(|e| e.parse::<Men>())

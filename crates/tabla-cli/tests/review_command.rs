@@ -469,3 +469,24 @@ fn a_zstd_compressed_file_is_reviewed_as_its_text() {
     assert_eq!(from_packed.lines().count(), 37);
     assert_eq!(from_packed, review(&lichess_games()));
 }
+
+/// The help states the defaults and limits the libraries hold (written in prose there, so a
+/// change of the constant must show here).
+#[test]
+fn the_help_names_the_libraries_defaults() {
+    let run = tabla(&["review", "--help"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let help = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    let nodes = format!("(default {})", tabla_review::DEFAULT_NODES);
+    let depth = format!("(at most {})", tabla_analysis::Budget::MAX_DEPTH);
+    for expected in [nodes.as_str(), depth.as_str()] {
+        assert!(help.contains(expected), "{expected:?} in {help}");
+    }
+    let run = tabla(&["go", "--help"]);
+    let movetime = format!(
+        "the default is {} when no limit is given",
+        tabla_analysis::DEFAULT_MOVETIME.as_millis()
+    );
+    let help = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains(&movetime), "{movetime:?} in {help}");
+}

@@ -69,6 +69,30 @@ pub enum Target {
 }
 
 impl Target {
+    /// The position a caller names by a FEN or by moves (`tabla db explore --fen/--moves`,
+    /// Python's `fen=`/`moves=`), the standard start when neither is given; both given is an
+    /// argument error.
+    ///
+    /// ```
+    /// use tabla_db::Target;
+    /// let start = Target::from_fen_or_moves(None, None).unwrap();
+    /// assert_eq!(start.position().unwrap(), tabla::Position::startpos());
+    /// assert!(Target::from_fen_or_moves(Some("startpos".into()), Some("e4".into())).is_err());
+    /// ```
+    pub fn from_fen_or_moves(
+        fen: Option<String>,
+        moves: Option<String>,
+    ) -> Result<Target, DbError> {
+        match (fen, moves) {
+            (Some(_), Some(_)) => Err(DbError::Argument(
+                "give a FEN or moves, not both".to_owned(),
+            )),
+            (Some(fen), None) => Ok(Target::Fen(fen)),
+            (None, Some(moves)) => Ok(Target::Moves(moves)),
+            (None, None) => Ok(Target::Fen("startpos".to_owned())),
+        }
+    }
+
     /// The position.
     ///
     /// ```

@@ -112,6 +112,8 @@ pub use review::{ReviewSummary, ReviewWith};
 pub use review_cancel::ReviewCancel;
 pub use review_figures::{GameReview, SideMarks};
 pub use review_plan::ReviewPlan;
-pub use search::{Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern};
+pub use search::{
+    DEFAULT_LIMIT, Piece2Square, SearchAnswer, SearchQuery, SearchWork, parse_pattern,
+};
 pub use session::QueryOptions;
 pub use tables::{EXPLORER_SQL, counted_sql, explorer_schema, explorer_sql};

@@ -47,7 +47,59 @@ impl SearchQuery {
             either_color,
         })
     }
+
+    /// What a caller asks to search for (`tabla db search`, Python's `Database.search`):
+    /// exactly one of a FEN, moves from the start, a material balance (with `either_color`
+    /// only) and a pattern; a position is checked here.
+    ///
+    /// ```
+    /// use tabla_db::SearchQuery;
+    /// assert!(SearchQuery::one_of(None, Some("e4 e5"), None, None, false).is_ok());
+    /// assert!(SearchQuery::one_of(None, None, Some("KRvK"), None, true).is_ok());
+    /// assert!(SearchQuery::one_of(None, None, None, None, false).is_err());
+    /// assert!(SearchQuery::one_of(Some("startpos"), None, Some("KRvK"), None, false).is_err());
+    /// // either_color goes with a material balance.
+    /// assert!(SearchQuery::one_of(None, Some("e4"), None, None, true).is_err());
+    /// assert!(SearchQuery::one_of(None, Some("e4 e4"), None, None, false).is_err());
+    /// ```
+    pub fn one_of(
+        fen: Option<&str>,
+        moves: Option<&str>,
+        material: Option<&str>,
+        pattern: Option<&str>,
+        either_color: bool,
+    ) -> Result<SearchQuery, DbError> {
+        let query = match (fen, moves, material, pattern) {
+            (Some(fen), None, None, None) => SearchQuery::Position(Target::Fen(fen.to_owned())),
+            (None, Some(moves), None, None) => {
+                SearchQuery::Position(Target::Moves(moves.to_owned()))
+            }
+            (None, None, Some(material), None) => {
+                return SearchQuery::material(material, either_color);
+            }
+            (None, None, None, Some(pattern)) => SearchQuery::Pattern(parse_pattern(pattern)?),
+            _ => {
+                return Err(DbError::Argument(
+                    "give one of a FEN, moves, a material balance and a pattern to search for"
+                        .to_owned(),
+                ));
+            }
+        };
+        if either_color {
+            return Err(DbError::Argument(
+                "either color goes with a material balance".to_owned(),
+            ));
+        }
+        if let SearchQuery::Position(target) = &query {
+            target.position()?;
+        }
+        Ok(query)
+    }
 }
+
+/// The games a list of search results shows when the caller does not say (`tabla db search
+/// --limit`, Python's `limit=`, the API's `limit`).
+pub const DEFAULT_LIMIT: usize = 20;
 
 /// One square of a pattern: a piece that must stand there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

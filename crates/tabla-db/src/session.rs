@@ -35,11 +35,38 @@ pub struct QueryOptions {
     pub spill_dir: Option<PathBuf>,
 }
 
+impl QueryOptions {
+    /// The memory of [`QueryOptions::default`]: 1 GiB.
+    pub const DEFAULT_MEMORY: usize = 1 << 30;
+
+    /// The least memory given to the engine: asking for less gives this much.
+    pub const MIN_MEMORY: usize = 16 << 20;
+
+    /// `threads` threads (at least one; default every core) and `memory` bytes (at least
+    /// [`QueryOptions::MIN_MEMORY`]; default [`QueryOptions::DEFAULT_MEMORY`]), as `tabla db
+    /// --threads --memory` and Python's `threads=`, `memory=` give them.
+    ///
+    /// ```
+    /// use tabla_db::QueryOptions;
+    /// let options = QueryOptions::new(Some(0), Some(1000));
+    /// assert_eq!((options.threads, options.memory), (1, QueryOptions::MIN_MEMORY));
+    /// assert_eq!(QueryOptions::new(None, None).memory, QueryOptions::DEFAULT_MEMORY);
+    /// ```
+    pub fn new(threads: Option<usize>, memory: Option<usize>) -> QueryOptions {
+        let default = QueryOptions::default();
+        QueryOptions {
+            threads: threads.map_or(default.threads, |t| t.max(1)),
+            memory: memory.map_or(default.memory, |m| m.max(QueryOptions::MIN_MEMORY)),
+            spill_dir: None,
+        }
+    }
+}
+
 impl Default for QueryOptions {
     fn default() -> QueryOptions {
         QueryOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            memory: 1 << 30,
+            memory: QueryOptions::DEFAULT_MEMORY,
             spill_dir: None,
         }
     }

@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut targets = Vec::new();
     if let Ok(n) = what.parse::<usize>() {
-        for men in 3..=n {
+        for men in tabla_endgame::MIN_MEN..=n {
             targets.extend(Men::all(men));
         }
     } else {

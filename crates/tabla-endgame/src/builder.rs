@@ -102,7 +102,7 @@ pub fn build(
     // five men, so that a later build of more endings finds the frames of the ones built now.
     let mut needed_by: HashMap<Men, usize> = HashMap::new();
     let mut everything = Vec::new();
-    for n in 3..=crate::MAX_MEN {
+    for n in crate::MIN_MEN..=crate::MAX_MEN {
         everything.extend(Men::all(n));
     }
     for m in build_order(&everything).iter().chain(&order) {

@@ -113,7 +113,7 @@ pub use dtm::Dtm;
 pub use ending_stats::{EndingStats, SideCounts};
 pub use layout::Layout;
 pub use location::default_tablebase_dir;
-pub use men::{MAX_MEN, Men, MenError};
+pub use men::{MAX_MEN, MIN_MEN, Men, MenError};
 pub use probe::{MoveValue, Probe};
 pub use probe_json::{BestMove, ProbeJson, ProbeMove, TbJson, describe_probe, describe_tb};
 pub use solve::{SOLVED_IN_MEMORY, Solution, SolveError, Solved};

@@ -13,6 +13,9 @@ use tabla::{Color, Material, MaterialError, Position, Role};
 /// The most men on the board, kings included.
 pub const MAX_MEN: usize = 5;
 
+/// The fewest men of an ending with a table: two kings alone are a draw without one.
+pub const MIN_MEN: usize = 3;
+
 /// The roles besides the king, strongest first: the order of men in names and indexes.
 pub(crate) const ROLES: &[Role] = Role::KING_FIRST.split_at(1).1;
 
@@ -159,7 +162,7 @@ impl Men {
     /// ```
     pub fn all(men: usize) -> Vec<Men> {
         let mut out = Vec::new();
-        if !(2..=MAX_MEN).contains(&men) {
+        if !(MIN_MEN..=MAX_MEN).contains(&men) {
             return out;
         }
         // Every way to share `men - 2` men over the ten (side, role) slots.
@@ -288,7 +291,7 @@ mod tests {
     fn every_endgame_of_up_to_five_men_has_one_table() {
         // Syzygy's set of up to five men, which also keeps one table per pair of colour-swapped
         // endgames, has 5 tables of three men, 30 of four and 110 of five (145 in all).
-        let counts: Vec<usize> = (3..=5).map(|n| Men::all(n).len()).collect();
+        let counts: Vec<usize> = (MIN_MEN..=MAX_MEN).map(|n| Men::all(n).len()).collect();
         assert_eq!(counts, [5, 30, 110]);
         for n in 3..=5 {
             for men in Men::all(n) {

@@ -133,4 +133,31 @@ impl Game {
     pub fn result_outcome(&self) -> Outcome {
         crate::game_result(self.tag("Result"), self.outcome).outcome
     }
+
+    /// Writes the game's problems (errors and repairs, [`PgnError::report`]) into it as one
+    /// comment `{tabla: ...}` before its first move (`tabla pgn fmt --note-repairs`), so that
+    /// they travel with the game; nothing when it has none.
+    ///
+    /// ```
+    /// use tabla_pgn::{Reader, write_game};
+    /// // 2. Ke3 is not legal: the game stops after 1... e5, with an error.
+    /// let pgn = "1. e4 e5 2. Ke3 *";
+    /// let mut game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+    /// assert!(game.error().is_some());
+    /// game.note_problems();
+    /// let written = write_game(&game);
+    /// assert!(written.contains("{tabla: ") && written.contains("Ke3"), "{written}");
+    /// assert!(written.contains("1. e4 e5"), "{written}");
+    /// ```
+    pub fn note_problems(&mut self) {
+        if self.problems.is_empty() {
+            return;
+        }
+        let note: Vec<String> = self.problems.iter().map(PgnError::report).collect();
+        let comment = Comment::parse(&format!("tabla: {}", note.join("; ")));
+        match self.moves.nodes.first_mut() {
+            Some(first) => first.comments_before.insert(0, comment),
+            None => self.moves.comments.insert(0, comment),
+        }
+    }
 }

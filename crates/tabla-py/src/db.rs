@@ -30,26 +30,12 @@ fn json_error(e: serde_json::Error) -> PyErr {
 }
 
 fn query_options(threads: Option<usize>, memory: Option<usize>) -> QueryOptions {
-    let mut options = QueryOptions::default();
-    if let Some(t) = threads {
-        options.threads = t.max(1);
-    }
-    if let Some(m) = memory {
-        options.memory = m;
-    }
-    options
+    QueryOptions::new(threads, memory)
 }
 
 /// The position asked about: a FEN (`startpos` for the standard start) or moves from the start.
 fn target(fen: Option<String>, moves: Option<String>) -> PyResult<Target> {
-    let target = match (fen, moves) {
-        (Some(_), Some(_)) => {
-            return Err(TablaError::new_err("give fen or moves, not both"));
-        }
-        (Some(fen), None) => Target::Fen(fen),
-        (None, Some(moves)) => Target::Moves(moves),
-        (None, None) => Target::Fen("startpos".to_owned()),
-    };
+    let target = Target::from_fen_or_moves(fen, moves).map_err(db_error)?;
     target.position().map_err(db_error)?;
     Ok(target)
 }
@@ -195,7 +181,7 @@ impl NativeDatabase {
 
     /// `tabla db search --json`: one of `fen`, `moves`, `material` (with `either_color`) or
     /// `pattern`.
-    #[pyo3(signature = (fen = None, moves = None, material = None, either_color = false, pattern = None, limit = 20, offset = 0, rating = None, speed = None, since = None, until = None, player = None, player_match = None, color = None))]
+    #[pyo3(signature = (fen = None, moves = None, material = None, either_color = false, pattern = None, limit = tabla_db::DEFAULT_LIMIT, offset = 0, rating = None, speed = None, since = None, until = None, player = None, player_match = None, color = None))]
     #[allow(clippy::too_many_arguments)]
     fn search_json(
         &self,
@@ -215,24 +201,14 @@ impl NativeDatabase {
         player_match: Option<&str>,
         color: Option<&str>,
     ) -> PyResult<String> {
-        let given = [
-            fen.is_some(),
-            moves.is_some(),
-            material.is_some(),
-            pattern.is_some(),
-        ];
-        if given.iter().filter(|&&g| g).count() != 1 {
-            return Err(TablaError::new_err(
-                "give one of fen, moves, material or pattern",
-            ));
-        }
-        let query = if let Some(m) = material {
-            SearchQuery::material(m, either_color).map_err(db_error)?
-        } else if let Some(p) = pattern {
-            SearchQuery::Pattern(tabla_db::parse_pattern(p).map_err(db_error)?)
-        } else {
-            SearchQuery::Position(target(fen, moves)?)
-        };
+        let query = SearchQuery::one_of(
+            fen.as_deref(),
+            moves.as_deref(),
+            material,
+            pattern,
+            either_color,
+        )
+        .map_err(db_error)?;
         let filters = filters(rating, speed, since, until, player, player_match, color)?;
         let answer = py
             .detach(|| self.db.search(&query, &filters, limit, offset))

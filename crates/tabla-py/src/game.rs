@@ -168,10 +168,11 @@ impl GameMove {
         self.node().fen()
     }
 
-    /// The ply, from 1 for the first move of the game.
+    /// The ply, as the move number tells it: 1 for White's first move from the usual start
+    /// (as a review's `MoveReview.ply` and python-chess's `node.ply()`), 80 for Black's 40th.
     #[getter]
-    fn ply(&self) -> usize {
-        self.index + 1
+    fn ply(&self) -> u32 {
+        self.node().position.ply()
     }
 
     /// The comments after the move, their text without the `[%...]` commands read out.

@@ -59,6 +59,7 @@ fn _tabla(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow::empty_table_stream, m)?)?;
     m.add_class::<review::NativeEngine>()?;
     m.add_function(wrap_pyfunction!(review::check_review_args, m)?)?;
+    m.add_function(wrap_pyfunction!(review::engine_option, m)?)?;
     m.add_function(wrap_pyfunction!(review::from_evals_json, m)?)?;
     m.add_function(wrap_pyfunction!(review::annotated_pgn_of, m)?)?;
     m.add_function(wrap_pyfunction!(review::default_cache_dir, m)?)?;
@@ -66,6 +67,7 @@ fn _tabla(m: &Bound<'_, PyModule>) -> PyResult<()> {
     #[cfg(feature = "db")]
     {
         m.add_class::<db::NativeDatabase>()?;
+        m.add("DEFAULT_LIMIT", tabla_db::DEFAULT_LIMIT)?;
         m.add_function(wrap_pyfunction!(db::db_import, m)?)?;
     }
     errors::register(m)?;

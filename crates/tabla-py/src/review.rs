@@ -12,18 +12,11 @@ use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
-use tabla_analysis::{Budget, EngineChoice, EngineSpec, Pool, Request};
+use tabla_analysis::{Budget, EngineChoice, EngineSpec, Pool, Request, UciSpec};
 use tabla_review::{
     CacheConfig, DEFAULT_NODES, EvalCache, PositionInfo, Review, Reviewer, Rules,
     annotated_pgn_or_game, from_evals,
 };
-
-/// The most engines a pool runs (as `tabla review --engines`).
-const MAX_ENGINES: usize = 256;
-
-/// The deepest search asked for (as `tabla review --depth`).
-const MAX_DEPTH: u32 = 100;
 
 /// `rules` by name: `"lichess"` (the site's marks) or `"lichess-database"` (the marks of
 /// lichess's open-database files; `"lichess_database"` too).
@@ -33,36 +26,21 @@ pub(crate) fn rules(name: &str) -> PyResult<Rules> {
 }
 
 /// The budget of each position: at most one of `nodes`, `depth` and `movetime` (milliseconds),
-/// else [`DEFAULT_NODES`] nodes. Signed, so that a negative number is named rather than refused
-/// by the conversion.
+/// else [`DEFAULT_NODES`] nodes, by the rule `tabla review` follows ([`Budget::one_of`]).
 pub(crate) fn budget(
     nodes: Option<i64>,
     depth: Option<i64>,
     movetime: Option<i64>,
 ) -> PyResult<Budget> {
-    let out_of_range =
-        |what: &str, n: i64, range: &str| TablaError::new_err(format!("{what}={n}: give {range}"));
-    match (nodes, depth, movetime) {
-        (None, None, None) => Ok(Budget::Nodes(DEFAULT_NODES)),
-        (Some(n), None, None) => u64::try_from(n)
-            .ok()
-            .filter(|&n| n > 0)
-            .map(Budget::Nodes)
-            .ok_or_else(|| out_of_range("nodes", n, "1 or more nodes")),
-        (None, Some(d), None) => u32::try_from(d)
-            .ok()
-            .filter(|d| (1..=MAX_DEPTH).contains(d))
-            .map(Budget::Depth)
-            .ok_or_else(|| out_of_range("depth", d, &format!("a depth from 1 to {MAX_DEPTH}"))),
-        (None, None, Some(ms)) => u64::try_from(ms)
-            .ok()
-            .filter(|&ms| ms > 0)
-            .map(|ms| Budget::MoveTime(Duration::from_millis(ms)))
-            .ok_or_else(|| out_of_range("movetime", ms, "1 or more milliseconds")),
-        _ => Err(TablaError::new_err(
-            "give one of nodes, depth and movetime, not several",
-        )),
-    }
+    Budget::one_of(nodes, depth, movetime, Budget::Nodes(DEFAULT_NODES))
+        .map_err(|e| TablaError::new_err(e.to_string()))
+}
+
+/// An engine option written `Name=Value`, as its name and value (`tabla.Engine(options=
+/// ["Hash=64"])`), by the rule of `--engine-option` ([`UciSpec::option_pair`]).
+#[pyfunction]
+pub fn engine_option(text: &str) -> PyResult<(String, String)> {
+    UciSpec::option_pair(text).map_err(|e| EngineError::new_err(e.to_string()))
 }
 
 /// Checks the arguments of a review before an engine is started for it: the budget and the
@@ -129,25 +107,23 @@ impl NativeEngine {
     ) -> PyResult<NativeEngine> {
         let size = match engines.map(|n| (n, usize::try_from(n))) {
             None => Pool::default_size(),
-            Some((_, Ok(n))) if (1..=MAX_ENGINES).contains(&n) => n,
+            Some((_, Ok(n))) if (1..=Pool::MAX_SIZE).contains(&n) => n,
             Some((n, _)) => {
                 return Err(TablaError::new_err(format!(
-                    "engines={n}: give from 1 to {MAX_ENGINES} engines"
+                    "engines={n}: give from 1 to {} engines",
+                    Pool::MAX_SIZE
                 )));
             }
         };
-        for (name, _) in &options {
-            if name.trim().is_empty() || name.contains('=') {
-                return Err(EngineError::new_err(format!(
-                    "engine option {name:?}: an option's name is not empty and has no \
-                     '=' (give options as {{\"Hash\": 64}} or [\"Hash=64\"])"
-                )));
-            }
-        }
-        let options: Vec<(String, String)> = options
-            .into_iter()
-            .map(|(name, value)| (name.trim().to_owned(), value.trim().to_owned()))
-            .collect();
+        let options = options
+            .iter()
+            .map(|(name, value)| UciSpec::option_parts(name, value))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| {
+                EngineError::new_err(format!(
+                    "{e} (give options as {{\"Hash\": 64}} or [\"Hash=64\"])"
+                ))
+            })?;
         // No path: the user's default engine (`$TABLA_ENGINE`, else `tabla engine set`'s file),
         // else tabla's own, by the one rule every command follows.
         let spec = EngineChoice::resolve(path.as_deref(), &options)

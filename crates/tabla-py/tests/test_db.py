@@ -4,6 +4,7 @@ opening explorer (games, results, every first move with its results) and the pos
 counts them; SQL and info agree; bad arguments raise with the command line's messages."""
 
 import collections
+import inspect
 import io
 import json
 
@@ -96,6 +97,13 @@ def test_position_search_finds_the_games_python_chess_finds(db):
     assert by_fen["total"] == want
     page2 = db.search(moves="1. e4 e5 2. Nf3", limit=5, offset=5)
     assert not {g["id"] for g in page2["games"]} & {g["id"] for g in answer["games"]}
+    # The default page is the command's (tabla-db's DEFAULT_LIMIT).
+    limit = inspect.signature(tabla.db.Database.search).parameters["limit"].default
+    assert limit == tabla._tabla.DEFAULT_LIMIT
+    # One thing to search for, and either_color only with a balance (as `tabla db search`).
+    for kwargs in ({}, {"moves": "e4", "material": "KRvK"}, {"moves": "e4", "either_color": True}):
+        with pytest.raises(tabla.TablaError, match="one of|either color"):
+            db.search(**kwargs)
 
 
 def test_filters_narrow_the_explorer(db):

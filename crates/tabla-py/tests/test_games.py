@@ -136,6 +136,15 @@ def python_chess_games_from_text(text):
         yield game
 
 
+def test_plies_count_as_python_chess_counts_them():
+    # From a FEN with Black to play his 40th move: plies 79, 80, 81 (the move numbers' count,
+    # as a review numbers them), not 1, 2, 3.
+    text = '[FEN "8/8/4k3/8/8/4K3/4P3/8 b - - 3 40"]\n[SetUp "1"]\n\n40... Kd6 41. Kd4 Ke6 *'
+    game = next(tabla.read_games(text.encode()))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert [m.ply for m in game.moves] == [n.ply() for n in theirs.mainline()] == [79, 80, 81]
+
+
 def test_written_games_read_back_in_python_chess():
     path = TESTDATA / "pgn" / "annotated.pgn"
     count = 0

@@ -381,10 +381,13 @@ def test_bad_arguments_raise(kwargs, match):
 
 
 def test_bad_options_and_types_raise():
-    with pytest.raises(tabla.EngineError, match="'Hash'.*Name=Value"):
+    with pytest.raises(tabla.EngineError, match='"Hash".*Name=Value'):
         tabla.review(SCHOLAR, "/usr/games/stockfish", engine_options=["Hash"])
     with pytest.raises(TypeError, match="a value is str, int or bool"):
         tabla.Engine("/usr/games/stockfish", options={"Hash": 1.5})
+    # A name holding '=' would be read as another option: refused as --engine-option refuses it.
+    with pytest.raises(tabla.EngineError, match='"Hash=1=16".*Name=Value'):
+        tabla.Engine("/usr/games/stockfish", options={"Hash=1": 16})
     with tabla.Engine(engines=1) as engine:
         with pytest.raises(tabla.TablaError, match="when an Engine starts"):
             tabla.review(SCHOLAR, engine=engine, engines=2)

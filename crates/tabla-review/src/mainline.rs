@@ -87,11 +87,7 @@ impl Mainline {
             return Err(ReviewError::Unreadable(error.report()));
         }
         let start = game.start.as_ref().ok_or(ReviewError::NoStartPosition)?;
-        let start_ply = start
-            .fullmoves()
-            .saturating_sub(1)
-            .saturating_mul(2)
-            .saturating_add(u32::from(start.turn() == Color::Black));
+        let start_ply = start.ply();
         let moves: Vec<PlayedMove> = game
             .mainline()
             .map(|node| PlayedMove {

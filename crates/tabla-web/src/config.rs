@@ -35,11 +35,17 @@ pub struct ServeConfig {
     pub engine: EngineSpec,
 }
 
+/// The address the server listens on by default: this machine only.
+pub const DEFAULT_HOST: &str = "127.0.0.1";
+
+/// The port the server listens on by default.
+pub const DEFAULT_PORT: u16 = 8080;
+
 impl Default for ServeConfig {
     fn default() -> Self {
         ServeConfig {
-            host: "127.0.0.1".to_owned(),
-            port: 8080,
+            host: DEFAULT_HOST.to_owned(),
+            port: DEFAULT_PORT,
             body_limit: DEFAULT_BODY_LIMIT,
             tb_dir: None,
             sample_pgn: SAMPLE_PGN.to_owned(),

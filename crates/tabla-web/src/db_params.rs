@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use tabla::{Position, Validation};
 use tabla_db::{FilterText, Filters, SearchQuery, Target, parse_pattern};
 
-/// The games a list shows when the request does not say.
-pub const DEFAULT_LIMIT: usize = 20;
+/// The games a list shows when the request does not say (tabla-db's, as the command's).
+pub use tabla_db::DEFAULT_LIMIT;
 /// The most games a list shows; a larger `limit` is cut to it.
 pub const MAX_LIMIT: usize = 200;
 

@@ -68,7 +68,7 @@ mod tb;
 mod tb_dir;
 
 pub use api_error::{engine_text, failure_answer};
-pub use config::{DEFAULT_BODY_LIMIT, ServeConfig};
+pub use config::{DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT, ServeConfig};
 pub use connections::{
     BODY_TIMEOUT, ConnectionTimeouts, HEADER_TIMEOUT, SHUTDOWN_GRACE, serve_connections,
 };

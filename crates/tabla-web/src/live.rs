@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tabla_analysis::{Analyser, EngineError, EngineId, EngineSpec, TablaAnalyser};
-use tabla_engine::{EndgameOracle, Engine};
+use tabla_engine::EndgameOracle;
 use tokio::sync::Notify;
 
 /// Live analyses running at once; one more is answered 429. Each searches on one thread (or
@@ -153,14 +153,9 @@ impl LiveEngines {
 
     /// A new engine of the server's kind (for a UCI program: launched and handshaken).
     fn new_engine(&self) -> Result<Box<dyn Analyser>, Box<EngineError>> {
-        match &self.spec {
-            EngineSpec::Tabla => {
-                let mut engine = Engine::new();
-                engine.set_oracle(self.oracle.clone());
-                Ok(Box::new(TablaAnalyser::with_engine(engine)))
-            }
-            spec => spec.start().map_err(Box::new),
-        }
+        self.spec
+            .start_with(1, self.oracle.clone())
+            .map_err(Box::new)
     }
 
     fn lock(&self) -> MutexGuard<'_, Lent> {

@@ -212,6 +212,23 @@ impl Position {
         self.fullmoves
     }
 
+    /// The plies played since the standard start, as the move number and the side to move
+    /// tell them: 0 at the start, 1 after `1. e4`, 79 in a game from a FEN with Black to play
+    /// his 40th move. A game's moves are numbered from here (reviews, Python's `ply`).
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// assert_eq!(Position::startpos().ply(), 0);
+    /// let pos = Position::from_fen("8/8/4k3/8/8/4K3/8/8 b - - 3 40").unwrap();
+    /// assert_eq!(pos.ply(), 79);
+    /// ```
+    pub fn ply(&self) -> u32 {
+        self.fullmoves
+            .saturating_sub(1)
+            .saturating_mul(2)
+            .saturating_add(u32::from(self.turn == Color::Black))
+    }
+
     /// The square of `color`'s king.
     #[inline]
     pub fn king(&self, color: Color) -> Square {

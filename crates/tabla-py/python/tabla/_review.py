@@ -230,12 +230,8 @@ def _options(options) -> list[tuple[str, str]]:
     for text in options:
         if not isinstance(text, str):
             raise TypeError(f"engine options are 'Name=Value' str, not {type(text).__name__}")
-        name, sep, value = text.partition("=")
-        if not sep or not name.strip():
-            raise _tabla.EngineError(
-                f"engine option {text!r}: expected Name=Value, such as Hash=64"
-            )
-        pairs.append((name, value))
+        # The rule of `--engine-option` (raises tabla.EngineError naming the text).
+        pairs.append(_tabla.engine_option(text))
     return pairs
 
 
