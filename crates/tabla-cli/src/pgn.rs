@@ -35,7 +35,48 @@ pub enum PgnCommand {
         /// Write each game's errors and warnings into it as a comment before its moves.
         #[arg(long)]
         note_repairs: bool,
+        /// What to change in every game.
+        #[command(flatten)]
+        edits: FmtEdits,
     },
+}
+
+/// The edits `tabla pgn fmt` makes to every game (as pgn-extract's -C, -N, -V and tag options).
+#[derive(Args, Debug, Default)]
+pub struct FmtEdits {
+    /// Leave the comments out (with the clocks, evaluations and arrows they hold).
+    #[arg(long)]
+    no_comments: bool,
+    /// Leave the NAGs out (`$1`, `!`, `?!`...).
+    #[arg(long)]
+    no_nags: bool,
+    /// Leave the variations out: the mainline alone.
+    #[arg(long)]
+    no_variations: bool,
+    /// Set a tag in every game, `Name=Value` (the first of that name changes in place, a new
+    /// one goes last); repeat for more.
+    #[arg(long, value_name = "NAME=VALUE")]
+    set_tag: Vec<String>,
+    /// Remove every tag of this name from every game; repeat for more.
+    #[arg(long, value_name = "NAME")]
+    remove_tag: Vec<String>,
+}
+
+impl FmtEdits {
+    /// The tags to set, read before the first game so that a mistake stops nothing half-done.
+    fn tags(&self) -> anyhow::Result<Vec<(String, String)>> {
+        self.set_tag
+            .iter()
+            .map(|text| {
+                let (name, value) = text.split_once('=').ok_or_else(|| {
+                    anyhow::anyhow!("--set-tag {text:?}: expected Name=Value, such as Annotator=Me")
+                })?;
+                tabla_pgn::check_tag(name, value)
+                    .map_err(|e| anyhow::anyhow!("--set-tag {text:?}: {e}"))?;
+                Ok((name.to_owned(), value.to_owned()))
+            })
+            .collect()
+    }
 }
 
 /// The input of a `tabla pgn` command.
@@ -99,9 +140,16 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
         PgnCommand::Fmt {
             input,
             note_repairs,
+            edits,
         } => {
+            let tags = edits.tags()?;
             let (reader, bar) = open(&input)?;
-            let options = tabla_pgn::WriteOptions::default();
+            let options = tabla_pgn::WriteOptions {
+                comments: !edits.no_comments,
+                nags: !edits.no_nags,
+                variations: !edits.no_variations,
+                ..tabla_pgn::WriteOptions::default()
+            };
             for game in tabla_pgn::Reader::new(reader).games() {
                 let mut game = game?;
                 for problem in &game.problems {
@@ -109,6 +157,13 @@ pub fn run(command: PgnCommand, out: &mut impl Write) -> anyhow::Result<Outcome>
                 }
                 if note_repairs {
                     game.note_problems();
+                }
+                for name in &edits.remove_tag {
+                    game.remove_tag(name);
+                }
+                for (name, value) in &tags {
+                    // Checked by `tags` above.
+                    game.set_tag(name, value)?;
                 }
                 out.write_all(tabla_pgn::write_game_with(&game, &options).as_bytes())?;
             }

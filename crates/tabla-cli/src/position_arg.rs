@@ -11,7 +11,7 @@ pub fn parse(text: &str, validation: Validation) -> anyhow::Result<Position> {
     };
     let hint = match &err {
         FenError::Invalid(problems)
-            if validation == Validation::Strict && problems.problems().all(|p| p.is_playable()) =>
+            if validation == Validation::Strict && problems.is_playable() =>
         {
             " (the setup is still playable: --lenient accepts it)"
         }

@@ -163,13 +163,10 @@ pub fn run(args: ReviewArgs, stdout: &mut impl Write) -> anyhow::Result<Outcome>
                 break;
             }
             let reviews: Vec<Review> = match reviewer.as_mut() {
+                // The reviewer counts every game of the run (no other game is counted here).
                 Some(reviewer) => {
-                    let before = counts;
-                    let reviews = reviewer.review(&batch, &mut |now| {
-                        show(&bar, &before.plus(now), started);
-                    })?;
-                    counts = before.plus(&reviewer.counts);
-                    reviewer.counts = ReviewCounts::default();
+                    let reviews = reviewer.review(&batch, &mut |now| show(&bar, now, started))?;
+                    counts = reviewer.counts;
                     for note in reviewer.take_notes() {
                         bar.suspend(|| eprintln!("warning: engine: {note}"));
                     }

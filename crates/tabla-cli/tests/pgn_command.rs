@@ -110,6 +110,65 @@ fn json_has_one_object_per_game_and_fmt_round_trips() {
     assert!(formatted.stdout.lines().all(|l| l.chars().count() < 80));
 }
 
+/// `fmt --no-comments --no-nags --no-variations --set-tag --remove-tag` (pgn-extract's -C -N
+/// -V and tag edits): every game keeps python-chess's mainline (plies, final FEN), and holds
+/// nothing else that was asked away.
+#[test]
+fn fmt_strips_and_sets_tags_keeping_every_mainline() {
+    let testdata = common::testdata();
+    for file in [
+        "annotated.pgn",
+        "kasparov-deep-blue-1997.pgn",
+        "kbnk-lichess-study.pgn",
+    ] {
+        let reference = &testdata.reference()[file];
+        let run = tabla(&[
+            "pgn",
+            "fmt",
+            &common::pgn_arg(&testdata, file),
+            "--no-comments",
+            "--no-nags",
+            "--no-variations",
+            "--set-tag",
+            "Annotator=tabla test",
+            "--remove-tag",
+            "Round",
+        ]);
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+        let games: Vec<tabla_pgn::Game> = tabla_pgn::Reader::new(run.stdout.as_bytes())
+            .games()
+            .collect::<Result<_, _>>()
+            .expect("readable");
+        assert_eq!(games.len(), reference.len(), "{file}");
+        for (game, expected) in games.iter().zip(reference) {
+            assert!(game.problems.is_empty(), "{file}: {:?}", game.problems);
+            assert_eq!(game.mainline().count() as u32, expected.plies, "{file}");
+            let fen = game.final_position().expect("a start").to_fen();
+            assert_eq!(fen, expected.fen, "{file}");
+            assert_eq!(game.tag("Annotator"), Some("tabla test"));
+            // The roster's Round is written `?` when missing.
+            assert_eq!(game.tag("Round"), Some("?"));
+            for node in game.mainline() {
+                assert!(node.variations.is_empty() && node.nags.is_empty(), "{file}");
+                assert!(node.comments_after.is_empty() && node.comments_before.is_empty());
+            }
+        }
+    }
+    let bad = tabla(&[
+        "pgn",
+        "fmt",
+        &common::pgn_arg(&testdata, "annotated.pgn"),
+        "--set-tag",
+        "Bad Name=x",
+    ]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("--set-tag") && bad.stdout.is_empty(),
+        "{}",
+        bad.stderr
+    );
+}
+
 #[test]
 fn missing_file_is_exit_2() {
     let run = tabla(&["pgn", "check", "/nonexistent/file.pgn"]);

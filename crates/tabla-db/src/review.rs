@@ -71,8 +71,10 @@ pub enum ReviewWith<'a> {
     },
 }
 
-/// What a review run did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What a review run did. Its JSON form (serde) has the counts' fields beside the others
+/// (`{"engine", "rules", "selected", "already", "games", "positions", ..., "warnings",
+/// "engine_notes", "hung"}`): Python's `Database.review` answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ReviewSummary {
     /// The configuration's name (the `engine` column): [`FROM_EVALS`] or the evaluation
     /// cache's folder name.
@@ -85,6 +87,7 @@ pub struct ReviewSummary {
     pub already: u64,
     /// What this run reviewed: `counts.games` games (with `counts.errors` stored with their
     /// error), their positions, those evaluated and those the cache had.
+    #[serde(flatten)]
     pub counts: ReviewCounts,
     /// What opening the evaluation cache skipped (files it could not read).
     pub warnings: Vec<String>,

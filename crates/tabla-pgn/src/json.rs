@@ -1,19 +1,17 @@
 //! A game as a JSON object (one line of NDJSON for `tabla pgn json`).
 
-use crate::{Comment, Eval, Game, Line, Node, PgnError, Shape};
+use crate::{Eval, Game, Line, Node, PgnError, Shape};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 /// Tags as a JSON object in the order written (a repeated name keeps its first value).
-struct Tags<'a>(&'a [(String, String)]);
+struct Tags<'a>(&'a Game);
 
 impl Serialize for Tags<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(None)?;
-        for (i, (name, value)) in self.0.iter().enumerate() {
-            if self.0[..i].iter().all(|(n, _)| n != name) {
-                map.serialize_entry(name, value)?;
-            }
+        for (name, value) in self.0.distinct_tags() {
+            map.serialize_entry(name, value)?;
         }
         map.end()
     }
@@ -50,14 +48,6 @@ struct JsonMove<'a> {
     variations: Vec<Vec<JsonMove<'a>>>,
 }
 
-fn texts(comments: &[Comment]) -> Vec<&str> {
-    comments
-        .iter()
-        .map(|c| c.text.as_str())
-        .filter(|t| !t.is_empty())
-        .collect()
-}
-
 fn json_line(line: &Line) -> Vec<JsonMove<'_>> {
     line.nodes.iter().map(json_move).collect()
 }
@@ -69,12 +59,12 @@ fn json_move(node: &Node) -> JsonMove<'_> {
         lan: node.long(),
         uci: node.uci(),
         fen: node.fen(),
-        comments_before: texts(&node.comments_before),
-        comments: texts(after),
+        comments_before: node.comment_texts_before().collect(),
+        comments: node.comment_texts().collect(),
         nags: node.nags.iter().map(|n| n.0).collect(),
-        clock: after.iter().find_map(|c| c.clock).map(|d| d.as_secs_f64()),
-        emt: after.iter().find_map(|c| c.emt).map(|d| d.as_secs_f64()),
-        eval: after.iter().find_map(|c| c.eval),
+        clock: node.clock().map(|d| d.as_secs_f64()),
+        emt: node.emt().map(|d| d.as_secs_f64()),
+        eval: node.eval(),
         shapes: after
             .iter()
             .flat_map(|c| c.shapes.iter().copied())
@@ -107,7 +97,7 @@ fn json_move(node: &Node) -> JsonMove<'_> {
 /// ```
 pub fn game_json(game: &Game) -> String {
     let value = JsonGame {
-        tags: Tags(&game.tags),
+        tags: Tags(game),
         result: game.result(),
         start_fen: game.start.as_ref().map(tabla::Position::to_fen),
         moves: json_line(&game.moves),

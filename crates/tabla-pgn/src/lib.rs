@@ -43,6 +43,7 @@
 //! | `builder.rs`, `tree.rs` | `TreeBuilder`, `GameTree`: the game tree built from replay events; `Game`, `Line`, `Node`: tags, start position, nodes with SAN as written and canonical, long form, UCI, FEN, comments, NAGs, variations |
 //! | `comment.rs`, `eval.rs` | `Comment`, `Shape`: comments with `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]` and `[%cal]` parsed; `Eval`: tabla's one score type, White's point of view |
 //! | `games.rs` | `Games`: a reader's games as trees (`Reader::games`) |
+//! | `edit.rs` | `MovePath` (where a move stands in the tree), `EditError`: the tree edited (moves added and deleted, alternatives promoted and demoted, comments, NAGs, tags), each operation a method of `Game` |
 //! | `writer.rs`, `json.rs` | `write_game`, `WriteOptions`: the game written back in the export format; `game_json`: one NDJSON object per game |
 //! | `summary.rs` | `GameSummary`, `Summarize`, `check`: the light replay behind `tabla pgn check` and `tabla pgn fen`, without a tree |
 //!
@@ -51,6 +52,7 @@
 
 mod builder;
 mod comment;
+mod edit;
 mod error;
 mod eval;
 mod game_start;
@@ -69,6 +71,7 @@ mod writer;
 
 pub use builder::{GameTree, MAX_TREE_DEPTH, TreeBuilder};
 pub use comment::{Comment, Shape};
+pub use edit::{CommentPlace, EditError, MovePath, ParsePathError, check_tag};
 pub use error::{ErrorKind, MoveNumber, PgnError, Severity};
 pub use eval::{Eval, ParseEvalError};
 pub use games::Games;

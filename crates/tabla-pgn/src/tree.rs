@@ -1,7 +1,8 @@
 //! The game tree: tags, the start position, and lines of nodes, each node a move with its
 //! notations, annotations, variations and the position after it.
 
-use crate::{Comment, Location, Nag, Outcome, PgnError};
+use crate::{Comment, Eval, Location, Nag, Outcome, PgnError};
+use std::time::Duration;
 use tabla::{Move, Position, long_without_suffix};
 
 /// A game read from PGN.
@@ -78,9 +79,83 @@ impl Node {
     pub fn fen(&self) -> String {
         self.position.to_fen()
     }
+
+    /// The evaluation after the move: the first `[%eval]` of the comments after it (as every
+    /// reader of a game takes it: `tabla pgn json`, reviews from `[%eval]`, Python).
+    ///
+    /// ```
+    /// use tabla_pgn::{Eval, Reader};
+    /// let pgn = "1. e4 {[%eval 0.17] [%clk 0:05:01]} {a second comment} e5 *";
+    /// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+    /// let e4 = &game.moves.nodes[0];
+    /// assert_eq!(e4.eval(), Some(Eval::Cp(17)));
+    /// assert_eq!(e4.clock().map(|d| d.as_secs()), Some(301));
+    /// assert_eq!(e4.comment_texts().collect::<Vec<_>>(), ["a second comment"]);
+    /// ```
+    pub fn eval(&self) -> Option<Eval> {
+        Node::first(&self.comments_after, |c| c.eval)
+    }
+
+    /// The clock after the move: the first `[%clk]` of the comments after it.
+    pub fn clock(&self) -> Option<Duration> {
+        Node::first(&self.comments_after, |c| c.clock)
+    }
+
+    /// The time the move took: the first `[%emt]` of the comments after it.
+    pub fn emt(&self) -> Option<Duration> {
+        Node::first(&self.comments_after, |c| c.emt)
+    }
+
+    /// The evaluation before the move, written in a comment before it (the start of a line).
+    pub fn eval_before(&self) -> Option<Eval> {
+        Node::first(&self.comments_before, |c| c.eval)
+    }
+
+    /// The texts of the comments after the move, without those that held only commands.
+    pub fn comment_texts(&self) -> impl Iterator<Item = &str> {
+        Node::texts(&self.comments_after)
+    }
+
+    /// The texts of the comments before the move, without those that held only commands.
+    pub fn comment_texts_before(&self) -> impl Iterator<Item = &str> {
+        Node::texts(&self.comments_before)
+    }
+
+    fn first<T>(comments: &[Comment], get: impl Fn(&Comment) -> Option<T>) -> Option<T> {
+        comments.iter().find_map(get)
+    }
+
+    fn texts(comments: &[Comment]) -> impl Iterator<Item = &str> {
+        comments
+            .iter()
+            .map(|c| c.text.as_str())
+            .filter(|t| !t.is_empty())
+    }
 }
 
 impl Game {
+    /// The tags in the order written, a repeated name once, with its first value (as
+    /// [`Game::tag`] reads it).
+    ///
+    /// ```
+    /// use tabla_pgn::Reader;
+    /// let pgn = "[White \"A\"]\n[Black \"B\"]\n[White \"C\"]\n\n1. e4 *";
+    /// let game = Reader::new(pgn.as_bytes()).games().next().unwrap().unwrap();
+    /// let tags: Vec<(&str, &str)> = game.distinct_tags().collect();
+    /// assert_eq!(tags, [("White", "A"), ("Black", "B")]);
+    /// ```
+    pub fn distinct_tags(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (name, value))| {
+                self.tags[..i]
+                    .iter()
+                    .all(|(n, _)| n != name)
+                    .then_some((name.as_str(), value.as_str()))
+            })
+    }
+
     /// The value of the first tag called `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -146,7 +221,7 @@ impl Game {
     /// assert!(game.error().is_some());
     /// game.note_problems();
     /// let written = write_game(&game);
-    /// assert!(written.contains("{tabla: ") && written.contains("Ke3"), "{written}");
+    /// assert!(written.contains("{ tabla: ") && written.contains("Ke3"), "{written}");
     /// assert!(written.contains("1. e4 e5"), "{written}");
     /// ```
     pub fn note_problems(&mut self) {

@@ -159,24 +159,7 @@ impl NativeDatabase {
                 .review(&filters, with, rules, &mut |_, _| {})
                 .map_err(db_error)
         })?;
-        let counts = summary.counts;
-        Ok(serde_json::json!({
-            "engine": summary.engine,
-            "rules": summary.rules,
-            "selected": summary.selected,
-            "already": summary.already,
-            "games": counts.games,
-            "positions": counts.positions,
-            "evaluated": counts.evaluated,
-            "from_cache": counts.from_cache,
-            "errors": counts.errors,
-            "not_evaluated": counts.not_evaluated,
-            "engine_faults": counts.engine_faults,
-            "engine_notes": summary.engine_notes,
-            "hung": summary.hung,
-            "warnings": summary.warnings,
-        })
-        .to_string())
+        serde_json::to_string(&summary).map_err(json_error)
     }
 
     /// `tabla db search --json`: one of `fen`, `moves`, `material` (with `either_color`) or

@@ -5,7 +5,7 @@ use crate::position::Position;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Arc;
-use tabla_pgn::{Comment, write_game};
+use tabla_pgn::write_game;
 
 /// A game read from PGN: tags, the start position, the mainline, what went wrong.
 #[pyclass(module = "tabla", frozen)]
@@ -32,10 +32,8 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (name, value) in &self.game.tags {
-            if !dict.contains(name)? {
-                dict.set_item(name, value)?;
-            }
+        for (name, value) in self.game.distinct_tags() {
+            dict.set_item(name, value)?;
         }
         Ok(dict)
     }
@@ -136,10 +134,6 @@ impl GameMove {
     fn node(&self) -> &tabla_pgn::Node {
         &self.game.moves.nodes[self.index]
     }
-
-    fn commands<T>(&self, get: impl Fn(&Comment) -> Option<T>) -> Option<T> {
-        self.node().comments_after.iter().find_map(get)
-    }
 }
 
 #[pymethods]
@@ -178,24 +172,19 @@ impl GameMove {
     /// The comments after the move, their text without the `[%...]` commands read out.
     #[getter]
     fn comments(&self) -> Vec<String> {
-        self.node()
-            .comments_after
-            .iter()
-            .filter(|c| !c.text.is_empty())
-            .map(|c| c.text.clone())
-            .collect()
+        self.node().comment_texts().map(str::to_owned).collect()
     }
 
     /// The clock after the move in seconds (`[%clk 0:05:01]` = 301.0), or `None`.
     #[getter]
     fn clock(&self) -> Option<f64> {
-        self.commands(|c| c.clock).map(|d| d.as_secs_f64())
+        self.node().clock().map(|d| d.as_secs_f64())
     }
 
     /// The evaluation after the move (`[%eval 0.17]`, `[%eval #-3]`), or `None`.
     #[getter]
     fn eval(&self) -> Option<Eval> {
-        self.commands(|c| c.eval).map(|e| match e {
+        self.node().eval().map(|e| match e {
             tabla_pgn::Eval::Cp(cp) => Eval {
                 cp: Some(cp),
                 mate: None,

@@ -11,8 +11,10 @@ use tabla::Position;
 use tabla_analysis::{Analysis, Budget, EngineError, JobResult, Pool, Received, Request};
 use tabla_pgn::Game;
 
-/// What a run of reviews counted: the summary line of `tabla review`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a run of reviews counted: the summary line of `tabla review`; its JSON form (serde) has
+/// one field of each name (`{"games": 3, "positions": 120, ...}`), as the server's and Python's
+/// answers give them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ReviewCounts {
     /// Games read.
     pub games: u64,

@@ -2,7 +2,7 @@
 //! exports analysed games).
 
 use crate::{Mainline, Review, Rules, judge};
-use tabla_pgn::{Comment, Game};
+use tabla_pgn::Game;
 
 /// Reviews a game from its `[%eval]` comments: the first evaluation in the comments after each
 /// mainline move is the position's after it (one in the comments before the first move, the
@@ -30,12 +30,11 @@ pub fn from_evals(game: &Game, rules: Rules) -> Review {
             return Review::failed(name("White"), name("Black"), &error);
         }
     };
-    let first_eval = |comments: &[Comment]| comments.iter().find_map(|c| c.eval);
     if let Some(first) = game.mainline().next() {
-        line.positions[0].eval = first_eval(&first.comments_before);
+        line.positions[0].eval = first.eval_before();
     }
     for (node, info) in game.mainline().zip(line.positions.iter_mut().skip(1)) {
-        info.eval = first_eval(&node.comments_after);
+        info.eval = node.eval();
     }
     judge(&line, rules)
 }

@@ -30,36 +30,6 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc};
 /// Progress lines sent at most this often (the last one always).
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
-/// What a run counted: games, their positions, those searched and those from the cache, games
-/// that could not be reviewed.
-#[derive(Serialize, Debug)]
-struct Counts {
-    /// Games taken up so far (those of the batch being searched included).
-    games: u64,
-    positions: u64,
-    evaluated: u64,
-    from_cache: u64,
-    errors: u64,
-    /// Distinct positions left without an evaluation (an engine fault twice, a hang).
-    not_evaluated: u64,
-    /// The engine's faults: each killed its process, started again for the next search.
-    engine_faults: u64,
-}
-
-impl From<&ReviewCounts> for Counts {
-    fn from(c: &ReviewCounts) -> Counts {
-        Counts {
-            games: c.games,
-            positions: c.positions,
-            evaluated: c.evaluated,
-            from_cache: c.from_cache,
-            errors: c.errors,
-            not_evaluated: c.not_evaluated,
-            engine_faults: c.engine_faults,
-        }
-    }
-}
-
 /// A progress line: the counts so far, of `total` games to review.
 #[derive(Serialize, Debug)]
 struct ProgressLine {
@@ -71,7 +41,7 @@ struct Progress {
     /// Games to review (those selected, less those reviewed before).
     total: u64,
     #[serde(flatten)]
-    counts: Counts,
+    counts: ReviewCounts,
 }
 
 /// The last line of a run that ended: tabla-db's summary.
@@ -92,7 +62,7 @@ struct Summary {
     already: u64,
     /// What this run reviewed.
     #[serde(flatten)]
-    counts: Counts,
+    counts: ReviewCounts,
     /// What the engine did wrong, one line each (a crash and its restart, a hang).
     engine_notes: Vec<String>,
     /// Why the run stopped before its end: the engine hung (the games left wait for the next
@@ -237,7 +207,7 @@ impl Job {
                     let line = ProgressLine {
                         progress: Progress {
                             total,
-                            counts: Counts::from(counts),
+                            counts: *counts,
                         },
                     };
                     if sent.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
@@ -264,7 +234,7 @@ impl Job {
                     rules: summary.rules,
                     selected: summary.selected,
                     already: summary.already,
-                    counts: Counts::from(&summary.counts),
+                    counts: summary.counts,
                     engine_notes: summary.engine_notes.iter().map(|n| shown(n)).collect(),
                     hung: summary.hung.as_deref().map(shown),
                 },

@@ -113,6 +113,23 @@ impl PositionError {
         self.0 |= 1 << problem as u8;
     }
 
+    /// `true` when every problem is one [`Validation::Lenient`] accepts: the setup can still be
+    /// played (`tabla fen --lenient`).
+    ///
+    /// ```
+    /// use tabla::{FenError, Position, Validation};
+    /// // Nine white pawns: illegal, yet playable.
+    /// let fen = "4k3/pppppppp/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1";
+    /// match Position::from_fen(fen) {
+    ///     Err(FenError::Invalid(problems)) => assert!(problems.is_playable()),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert!(Position::from_fen_with(fen, Validation::Lenient).is_ok());
+    /// ```
+    pub fn is_playable(self) -> bool {
+        self.problems().all(|p| p.is_playable())
+    }
+
     fn without_playable(self) -> PositionError {
         let mut out = PositionError::default();
         for p in self.problems().filter(|p| !p.is_playable()) {
