@@ -42,6 +42,7 @@
 //! | `result.rs` | `GameResult`, `game_result`, `LenientOutcome`: a result read however it is spelled, and a game's result from its `Result` tag and its termination marker |
 //! | `builder.rs`, `tree.rs` | `TreeBuilder`, `GameTree`: the game tree built from replay events; `Game`, `Line`, `Node`: tags, start position, nodes with SAN as written and canonical, long form, UCI, FEN, comments, NAGs, variations |
 //! | `comment.rs`, `eval.rs` | `Comment`, `Shape`: comments with `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]` and `[%cal]` parsed; `Eval`: tabla's one score type, White's point of view |
+//! | `game_file.rs` | `GameFile`: a PGN file on disk cut into its games' bytes, saved with only the edited games' bytes changed (refused when the file changed since it was read; a temporary file flushed and renamed over it; the previous version kept as `FILE.bak`) |
 //! | `games.rs` | `Games`: a reader's games as trees (`Reader::games`) |
 //! | `edit.rs` | `MovePath` (where a move stands in the tree), `EditError`: the tree edited (moves added and deleted, alternatives promoted and demoted, comments, NAGs, tags), each operation a method of `Game` |
 //! | `writer.rs`, `json.rs` | `write_game`, `WriteOptions`: the game written back in the export format; `game_json`: one NDJSON object per game |
@@ -55,6 +56,7 @@ mod comment;
 mod edit;
 mod error;
 mod eval;
+mod game_file;
 mod game_start;
 mod games;
 mod json;
@@ -74,6 +76,7 @@ pub use comment::{Comment, Shape};
 pub use edit::{CommentPlace, EditError, MovePath, ParsePathError, check_tag};
 pub use error::{ErrorKind, MoveNumber, PgnError, Severity};
 pub use eval::{Eval, ParseEvalError};
+pub use game_file::{GameFile, GameFileError};
 pub use games::Games;
 pub use json::game_json;
 pub use reader::{MAX_BUFFER, Reader};
