@@ -151,7 +151,12 @@ async fn the_engine_route_names_the_engine_and_its_limits() {
     assert_eq!(answer["max_multipv"], 5);
 }
 
-/// CPU ticks (user + system) the child processes of this process have used, by process id.
+/// Held by each test that runs Stockfish, so that one's Stockfish does not count as the
+/// other's in [`children_ticks`] (the tests of this file run at the same time).
+static STOCKFISH_TESTS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// CPU ticks (user + system) the Stockfish child processes of this process have used, by
+/// process id (the fake engines other tests run at the same time are not counted).
 fn children_ticks() -> Vec<(u32, u64)> {
     let mut out = Vec::new();
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
@@ -168,6 +173,9 @@ fn children_ticks() -> Vec<(u32, u64)> {
             let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
                 continue;
             };
+            if !stat.contains("(stockfish)") {
+                continue;
+            }
             // The fields after the command's closing parenthesis: state is the 3rd field, utime
             // the 14th and stime the 15th.
             let rest = &stat[stat.rfind(')').map_or(0, |i| i + 2)..];
@@ -206,6 +214,7 @@ async fn stockfish_analyses_and_is_idle_once_the_client_goes() {
         eprintln!("skipped: {STOCKFISH} is not installed (scripts/test.sh --install installs it)");
         return;
     }
+    let _alone = STOCKFISH_TESTS.lock().await;
     let (app, live) = app_with_engine(EngineSpec::Uci(UciSpec::new(STOCKFISH))).await;
     assert!(
         live.id()
@@ -322,6 +331,7 @@ async fn stockfish_suggests_the_mate_and_the_answers_name_it() {
         eprintln!("skipped: {STOCKFISH} is not installed (scripts/test.sh --install installs it)");
         return;
     }
+    let _alone = STOCKFISH_TESTS.lock().await;
     let (app, _) = app_with_engine(EngineSpec::Uci(UciSpec::new(STOCKFISH))).await;
     // Hand-checked (and python-chess): Bd5# is the only mate.
     let fen = enc("k7/8/NK2B3/8/8/8/8/8 w - - 0 1");
