@@ -228,15 +228,7 @@ impl Game {
     /// assert!(game.add_san(Some(&e4), "e4").is_err());
     /// ```
     pub fn add_move(&mut self, after: Option<&MovePath>, mv: Move) -> Result<MovePath, EditError> {
-        let before = self
-            .position_after(after)
-            .ok_or_else(|| match after {
-                Some(path) => EditError::NoSuchMove(path.clone()),
-                None => EditError::NoStart,
-            })?
-            .clone_without_history();
-        let mut position = before.clone_without_history();
-        position.play(mv)?;
+        let node = Node::played(self.position_for(after)?, mv)?;
         let next = match after {
             None => MovePath::mainline(0),
             Some(path) => path.forward(1),
@@ -248,18 +240,6 @@ impl Game {
         {
             return Ok(found);
         }
-        let san = before.san(mv);
-        let node = Node {
-            mv,
-            san_written: san.clone(),
-            san,
-            comments_before: Vec::new(),
-            nags_before: Vec::new(),
-            nags: Vec::new(),
-            comments_after: Vec::new(),
-            variations: Vec::new(),
-            position,
-        };
         let depth = next.depth();
         let (line, index) = self
             .line_of_mut(&next)
@@ -286,11 +266,8 @@ impl Game {
     /// [`Game::add_move`] with the move written in SAN, or any notation the core reads
     /// leniently (`Nf3`, `g1f3`, `Ng1-f3`).
     pub fn add_san(&mut self, after: Option<&MovePath>, text: &str) -> Result<MovePath, EditError> {
-        let position = self.position_after(after).ok_or_else(|| match after {
-            Some(path) => EditError::NoSuchMove(path.clone()),
-            None => EditError::NoStart,
-        })?;
-        let mv = position
+        let mv = self
+            .position_for(after)?
             .parse_san_with(text, SanMode::Lenient)
             .map_err(|source| EditError::Notation {
                 text: text.to_owned(),
@@ -557,6 +534,14 @@ impl Game {
         let before = self.tags.len();
         self.tags.retain(|(n, _)| n != name);
         self.tags.len() < before
+    }
+
+    /// [`Game::position_after`], or why there is none.
+    fn position_for(&self, after: Option<&MovePath>) -> Result<&Position, EditError> {
+        self.position_after(after).ok_or_else(|| match after {
+            Some(path) => EditError::NoSuchMove(path.clone()),
+            None => EditError::NoStart,
+        })
     }
 
     /// The move at `path`, to change.

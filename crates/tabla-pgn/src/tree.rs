@@ -60,6 +60,35 @@ pub struct Node {
 }
 
 impl Node {
+    /// `mv` played in `before`: a node with the move's SAN (as written too), the position
+    /// after it, and no comments, NAGs or variations yet.
+    ///
+    /// ```
+    /// use tabla::Position;
+    /// use tabla_pgn::Node;
+    /// let start = Position::startpos();
+    /// let e4 = start.parse_san("e4").unwrap();
+    /// let node = Node::played(&start, e4).unwrap();
+    /// assert_eq!((node.san.as_str(), node.uci()), ("e4", "e2e4".to_owned()));
+    /// assert!(Node::played(&node.position, e4).is_err());
+    /// ```
+    pub fn played(before: &Position, mv: Move) -> Result<Node, tabla::IllegalMoveError> {
+        let mut position = before.clone_without_history();
+        position.play(mv)?;
+        let san = before.san(mv);
+        Ok(Node {
+            mv,
+            san_written: san.clone(),
+            san,
+            comments_before: Vec::new(),
+            nags_before: Vec::new(),
+            nags: Vec::new(),
+            comments_after: Vec::new(),
+            variations: Vec::new(),
+            position,
+        })
+    }
+
     /// The long algebraic form (`Ng1-f3`, `e7-e8=Q+`, `O-O`), or `--` for a null move.
     pub fn long(&self) -> String {
         if self.mv.is_null() {

@@ -329,21 +329,11 @@ fn variation(from: &Position, pv: &[&str]) -> Line {
         let Ok(mv) = position.parse_uci(uci) else {
             break;
         };
-        let san = position.san(mv);
-        if position.play(mv).is_err() {
+        let Ok(node) = Node::played(&position, mv) else {
             break;
-        }
-        line.nodes.push(Node {
-            mv,
-            san_written: san.clone(),
-            san,
-            comments_before: Vec::new(),
-            nags_before: Vec::new(),
-            nags: Vec::new(),
-            comments_after: Vec::new(),
-            variations: Vec::new(),
-            position: position.clone_without_history(),
-        });
+        };
+        position = node.position.clone_without_history();
+        line.nodes.push(node);
     }
     line
 }
