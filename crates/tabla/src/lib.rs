@@ -113,7 +113,8 @@ pub use svg::{Arrow, CheckMark, SvgOptions, board_svg};
 pub use uci::{UciMove, UciMoveError};
 pub use validate::{FenError, PositionError, PositionProblem, STARTPOS, Validation};
 
-/// The README's examples, compiled and run as doctests so they stay true.
+/// The README's examples, compiled and run as doctests so they stay true (the crate's
+/// `README.md` is the project's, linked).
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
