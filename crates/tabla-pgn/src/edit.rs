@@ -167,6 +167,10 @@ pub enum EditError {
     /// The start position of a game with moves cannot change (they were played from it).
     #[error("the game has moves: its start position cannot change (delete them first)")]
     HasMoves,
+    /// A comment before a move that follows another move directly (no variation between them)
+    /// would be read back as that move's comment: set the comment after it instead.
+    #[error("a comment before the move at {0} reads as the previous move's: comment that one")]
+    NoPlaceBefore(MovePath),
     /// The move has no alternative to swap with on that side (promoting the first, demoting
     /// the last).
     #[error("the move at {0} has no alternative to trade places with there")]
@@ -178,8 +182,9 @@ pub enum EditError {
 pub enum CommentPlace {
     /// After the move (`e4 {here}`), where GUIs show a move's comment.
     After,
-    /// Before the move (`{here} e4`): the comment that opens a variation, or the game's first
-    /// comment.
+    /// Before the move (`{here} e4`): the comment that opens a variation or the game, or one
+    /// after a move's variations; elsewhere the export format has no place for it
+    /// ([`EditError::NoPlaceBefore`]).
     Before,
 }
 
@@ -424,7 +429,15 @@ impl Game {
         place: CommentPlace,
         comment: Comment,
     ) -> Result<(), EditError> {
-        let node = self.node_mut(path)?;
+        let (line, index) = self
+            .line_of_mut(path)
+            .filter(|(line, index)| *index < line.nodes.len())
+            .ok_or_else(|| EditError::NoSuchMove(path.clone()))?;
+        let follows_variations = index == 0 || !line.nodes[index - 1].variations.is_empty();
+        if place == CommentPlace::Before && !follows_variations && !comment.is_empty() {
+            return Err(EditError::NoPlaceBefore(path.clone()));
+        }
+        let node = &mut line.nodes[index];
         let comments = match place {
             CommentPlace::After => &mut node.comments_after,
             CommentPlace::Before => &mut node.comments_before,

@@ -8,7 +8,7 @@
 //! not part of it.
 
 use proptest::prelude::*;
-use tabla_pgn::{Game, Line, MovePath, Reader, write_game};
+use tabla_pgn::{Comment, CommentPlace, EditError, Game, Line, MovePath, Nag, Reader, write_game};
 
 /// A move of the tree with what travels with it, and the alternatives after it.
 #[derive(Debug, PartialEq)]
@@ -157,12 +157,34 @@ fn games() -> Vec<Game> {
 /// An edit, with numbers that pick the move (modulo the number of moves there).
 #[derive(Clone, Debug)]
 enum Op {
-    Add { at: usize, choice: usize },
-    Delete { at: usize },
-    Promote { at: usize },
-    Demote { at: usize },
-    ToMain { at: usize },
-    MakeMainline { at: usize },
+    Add {
+        at: usize,
+        choice: usize,
+    },
+    Delete {
+        at: usize,
+    },
+    Promote {
+        at: usize,
+    },
+    Demote {
+        at: usize,
+    },
+    ToMain {
+        at: usize,
+    },
+    MakeMainline {
+        at: usize,
+    },
+    Comment {
+        at: usize,
+        before: bool,
+        text: usize,
+    },
+    Nags {
+        at: usize,
+        nags: Vec<u8>,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -173,6 +195,10 @@ fn op() -> impl Strategy<Value = Op> {
         2 => any::<usize>().prop_map(|at| Op::Demote { at }),
         1 => any::<usize>().prop_map(|at| Op::ToMain { at }),
         1 => any::<usize>().prop_map(|at| Op::MakeMainline { at }),
+        2 => (any::<usize>(), any::<bool>(), 0..4usize)
+            .prop_map(|(at, before, text)| Op::Comment { at, before, text }),
+        1 => (any::<usize>(), proptest::collection::vec(1..=255u8, 0..3))
+            .prop_map(|(at, nags)| Op::Nags { at, nags }),
     ]
 }
 
@@ -289,6 +315,52 @@ fn apply(game: &mut Game, op: &Op) -> Result<(), TestCaseError> {
             prop_assert_eq!(now.depth(), 0);
             prop_assert_eq!(game.node(&now).expect("there").fen(), fen);
             prop_assert_eq!(all_paths(game).len(), moves);
+        }
+        Op::Comment {
+            at,
+            before: is_before,
+            text,
+        } => {
+            let Some(at) = pick(at) else { return Ok(()) };
+            // Empty (clears), plain, with an arrow and a clock, with braces written as text.
+            let text = [
+                "",
+                "a plan",
+                "[%cal Ge2e4] [%clk 0:01:00] the arrow",
+                "x } y",
+            ][text];
+            let comment = Comment::parse(text);
+            let place = if is_before {
+                CommentPlace::Before
+            } else {
+                CommentPlace::After
+            };
+            match game.set_comment(&at, place, comment.clone()) {
+                Ok(()) => {
+                    let node = game.node(&at).expect("there");
+                    let set = if is_before {
+                        &node.comments_before
+                    } else {
+                        &node.comments_after
+                    };
+                    let want: Vec<Comment> = (!comment.is_empty())
+                        .then_some(comment)
+                        .into_iter()
+                        .collect();
+                    prop_assert_eq!(set, &want);
+                }
+                Err(EditError::NoPlaceBefore(_)) => {
+                    prop_assert!(is_before && at.index() > 0);
+                    prop_assert_eq!(shape(game), before);
+                }
+                Err(other) => prop_assert!(false, "{other}"),
+            }
+        }
+        Op::Nags { at, ref nags } => {
+            let Some(at) = pick(at) else { return Ok(()) };
+            let nags: Vec<Nag> = nags.iter().map(|&n| Nag(n)).collect();
+            game.set_nags(&at, nags.clone()).expect("a move takes NAGs");
+            prop_assert_eq!(&game.node(&at).expect("there").nags, &nags);
         }
     }
     // Whatever the edit, the tree writes out to text that reads back as the same tree.
