@@ -1,13 +1,14 @@
 //! A PGN file on disk, edited game by game and saved without losing a byte: [`GameFile`].
 //!
 //! The file is cut where its games start (each game's bytes run to the next game's start, so
-//! the blank lines after a game are its own); saving writes the bytes of the games that did not
+//! the blank lines after a game are its own; the first game's start from the file's start,
+//! after a byte-order mark, since the comments before its tags are its own); saving writes the bytes of the games that did not
 //! change exactly as they were read. A save is refused when the file changed on disk since it
 //! was read (another program, another tab), and it never leaves a half-written file: the new
 //! content goes to a temporary file beside it, is flushed to the disk and renamed over the old
 //! one; the previous version is kept as `FILE.bak` (`games.pgn.bak`), replaced by each save.
 
-use crate::Reader;
+use crate::{GameStart, Reader, Skip, Visitor};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::ops::Range;
@@ -89,13 +90,35 @@ impl GameFile {
 
     /// A file's bytes as read from `path`.
     pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> GameFile {
-        let mut starts: Vec<usize> = Vec::new();
+        /// Where each game starts, its moves skipped (not replayed): the reader's games.
+        struct Starts(Vec<u64>);
+        impl Visitor for Starts {
+            type Output = ();
+            fn begin_game(&mut self, start: GameStart) {
+                self.0.push(start.location.offset);
+            }
+            fn end_tags(&mut self) -> Skip {
+                Skip(true)
+            }
+            fn end_game(&mut self) {}
+        }
+        let mut starts = Starts(Vec::new());
         let mut reader = Reader::new(&bytes[..]);
-        for game in reader.games() {
-            // Reading from memory cannot fail; a damaged game is still a game with a place.
-            let Ok(game) = game else { break };
-            let start = usize::try_from(game.location.offset).unwrap_or(bytes.len());
-            starts.push(start.min(bytes.len()));
+        // Reading from memory cannot fail.
+        while let Ok(Some(())) = reader.read_game(&mut starts) {}
+        let mut starts: Vec<usize> = starts
+            .0
+            .iter()
+            .map(|&offset| usize::try_from(offset).map_or(bytes.len(), |o| o.min(bytes.len())))
+            .collect();
+        if let Some(first) = starts.first_mut() {
+            // The first game's bytes start after the byte-order mark: the comments before its
+            // first tag are the game's (its tree holds them), so an edit of it replaces them.
+            *first = if bytes.starts_with(b"\xef\xbb\xbf") {
+                3
+            } else {
+                0
+            };
         }
         let spans = starts
             .iter()

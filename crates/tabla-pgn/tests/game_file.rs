@@ -120,6 +120,26 @@ fn a_file_changed_on_disk_or_read_only_is_not_saved() {
     assert!(matches!(file.save(&[], &[]), Err(GameFileError::Io { .. })));
 }
 
+/// A byte-order mark stays; the comment before the first tag is the first game's (its tree
+/// holds it), so editing that game writes it once, not twice.
+#[test]
+fn the_first_game_owns_what_precedes_its_tags() {
+    let (_dir, path) = scratch("games.pgn");
+    let text = "\u{feff}{A file comment}\n[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n";
+    std::fs::write(&path, text).expect("written");
+    let mut file = GameFile::open(&path).expect("opens");
+    let mut game = games_of(file.bytes()).remove(0);
+    game.set_tag("Black", "C").expect("a good tag");
+    file.save(&[(1, write_game(&game))], &[]).expect("saved");
+    let saved = std::fs::read_to_string(&path).expect("there");
+    assert!(saved.starts_with('\u{feff}'), "{saved:?}");
+    assert_eq!(saved.matches("A file comment").count(), 1, "{saved}");
+    assert!(saved.ends_with("[White \"B\"]\n\n1. d4 *\n"), "{saved}");
+    let games = games_of(saved.as_bytes());
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Black"), Some("C"));
+}
+
 #[test]
 fn new_games_are_appended_after_a_blank_line() {
     let (_dir, path) = scratch("games.pgn");
